@@ -1,0 +1,75 @@
+import formbody from "@fastify/formbody";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { platformKinds, type KindDefinition } from "@orrery/model";
+import { registerGuard } from "./auth/guard.ts";
+import { loadPolicy } from "./auth/policy.ts";
+import { devProvider } from "./auth/providers/dev.ts";
+import { keyrockProvider } from "./auth/providers/keyrock.ts";
+import { oidcProvider } from "./auth/providers/oidc.ts";
+import type { IdentityProvider } from "./auth/providers/provider.ts";
+import { registerAuthRoutes } from "./auth/routes.ts";
+import { Sessions } from "./auth/sessions.ts";
+import { createCipher, loadKey } from "./cipher.ts";
+import type { Config } from "./config.ts";
+import { registerOpenApi } from "./openapi.ts";
+import { registerProblems } from "./problems.ts";
+import { registerKindRoutes } from "./resources/kind-routes.ts";
+import { Records } from "./resources/records.ts";
+import type { Storage } from "./storage/database.ts";
+
+export interface App {
+  app: FastifyInstance;
+  records: Records;
+  sessions: Sessions;
+}
+
+/** Fields whose values must never reach a log line. */
+const redact = ["req.headers.authorization", "req.headers.cookie", "res.headers['set-cookie']"];
+
+export async function buildApp(config: Config, storage: Storage, options: { logStream?: { write(line: string): void } } = {}): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
+      redact,
+      // Tokens travel in query strings (the console's login callback): log paths, never queries.
+      serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split("?")[0], id: req.id }) },
+    },
+    requestIdHeader: "x-request-id",
+    bodyLimit: 5 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // Zod schemas document responses; serialising with JSON.stringify keeps lists of thousands fast.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  void serializerCompiler;
+  registerProblems(app);
+  await app.register(formbody);
+  await registerOpenApi(app);
+
+  const { db } = storage;
+  const sessions = new Sessions(db);
+  const policy = loadPolicy(config.permissionsFile);
+  const kinds: readonly KindDefinition[] = platformKinds;
+  const records = new Records(db, createCipher(loadKey(config.encryptionKey, config.dataDir)), kinds);
+  registerGuard(app, sessions);
+
+  const provider: IdentityProvider =
+    config.authProvider === "keyrock"
+      ? keyrockProvider(config.keyrock)
+      : config.authProvider === "oidc"
+        ? await oidcProvider(config.oidc, policy)
+        : devProvider(app, db, policy, config.publicUrl);
+  registerAuthRoutes(app, { config, db, sessions, provider, policy });
+
+  app.get("/api/health", { config: { access: "public" }, schema: { tags: ["health"] } }, async () => ({
+    status: "ok",
+    storage: { driver: storage.driver, version: storage.version },
+    authProvider: config.authProvider,
+    trustModule: config.trustModule,
+  }));
+
+  for (const kind of kinds) registerKindRoutes(app, kind, records);
+  return { app, records, sessions };
+}

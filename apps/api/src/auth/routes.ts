@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { z } from "zod";
+import type { Config } from "../config.ts";
+import { Problem } from "../problems.ts";
+import type { Database } from "../storage/database.ts";
+import { loginRequests } from "../storage/schema.ts";
+import { checkDemoPassword, demoUsers } from "./providers/dev.ts";
+import type { IdentityProvider } from "./providers/provider.ts";
+import type { Policy } from "./policy.ts";
+import type { Sessions } from "./sessions.ts";
+
+const permission = z.object({ action: z.string(), resource: z.string() });
+const tokenResponse = z.object({ token: z.string(), token_type: z.literal("Bearer"), expires_at: z.string() });
+
+/**
+ * Login is the OAuth 2.0 authorization-code flow with PKCE and state, run by the API against the
+ * configured identity manager; the console receives the spec's token, token_type and expires_at.
+ */
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; db: Database; sessions: Sessions; provider: IdentityProvider; policy: Policy },
+): void {
+  const { config, db, sessions, provider } = deps;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const redirectUri = `${config.publicUrl}/api/auth/callback`;
+  const consoleRoute = (path: string, params: Record<string, string>) =>
+    `${config.consoleUrl}${path}?${new URLSearchParams(params).toString()}`;
+
+  const clampExpiry = (expiresAt?: Date) => {
+    const max = new Date(Date.now() + config.sessionTtlSeconds * 1000);
+    return expiresAt && expiresAt < max ? expiresAt : max;
+  };
+
+  api.get("/api/auth/login", { config: { access: "public" }, schema: { tags: ["auth"], summary: "Start signing in" } }, async (_req, reply) => {
+    const state = randomBytes(24).toString("base64url");
+    const codeVerifier = randomBytes(32).toString("base64url");
+    const nonce = randomBytes(16).toString("base64url");
+    await db.delete(loginRequests).where(lt(loginRequests.expiresAt, new Date()));
+    await db.insert(loginRequests).values({ state, codeVerifier, nonce, expiresAt: new Date(Date.now() + 10 * 60_000) });
+    const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
+    return reply.redirect(await provider.authorizeUrl({ state, codeChallenge, nonce, redirectUri }), 302);
+  });
+
+  api.get(
+    "/api/auth/callback",
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["auth"],
+        summary: "Finish signing in; redirects to the console's callbacks.authentication route",
+        querystring: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional(), error_description: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { code, state, error, error_description } = request.query;
+      const fail = (message: string) => reply.redirect(consoleRoute("/authentication", { error: message }), 302);
+      if (error) return fail(error_description ?? error);
+      if (!code || !state) return fail("The identity manager did not return an authorization code.");
+      const [pending] = await db
+        .delete(loginRequests)
+        .where(and(eq(loginRequests.state, state), gt(loginRequests.expiresAt, new Date())))
+        .returning();
+      if (!pending) return fail("This sign-in attempt is unknown or too old. Please sign in again.");
+      try {
+        const identity = await provider.finish({
+          code,
+          state,
+          codeVerifier: pending.codeVerifier,
+          nonce: pending.nonce,
+          redirectUri,
+          callbackUrl: new URL(request.url, config.publicUrl),
+        });
+        const session = await sessions.create({ ...identity, expiresAt: clampExpiry(identity.expiresAt) });
+        request.log.info({ user: identity.username, provider: identity.provider }, "signed in");
+        return reply.redirect(
+          consoleRoute("/callbacks/authentication", {
+            token: session.token,
+            token_type: "Bearer",
+            expires_at: session.expiresAt.toISOString(),
+          }),
+          302,
+        );
+      } catch (err) {
+        request.log.warn({ err: (err as Error).message }, "sign-in failed");
+        return fail((err as Error).message || "The sign-in failed.");
+      }
+    },
+  );
+
+  api.post(
+    "/api/auth/logout",
+    { config: { access: "session" }, schema: { tags: ["auth"], summary: "Revoke the current session" } },
+    async (request, reply) => {
+      await sessions.revoke(request.bearer!);
+      return reply.code(204).send();
+    },
+  );
+
+  api.get(
+    "/api/authorization/permissions",
+    { config: { access: "session" }, schema: { tags: ["auth"], summary: "The caller's permissions", response: { 200: z.array(permission) } } },
+    async (request) => request.session!.permissions,
+  );
+
+  if (provider.name === "dev") {
+    // For scripts and curl (`npm run token -- admin`): the dev identity manager's password grant.
+    api.post(
+      "/api/auth/dev-token",
+      {
+        config: { access: "public" },
+        schema: {
+          tags: ["auth"],
+          summary: `Development only: a bearer token for a demo user (${demoUsers.map((u) => u.username).join(", ")})`,
+          body: z.object({ username: z.string(), password: z.string() }),
+          response: { 200: tokenResponse },
+        },
+      },
+      async (request) => {
+        const user = checkDemoPassword(request.body.username, request.body.password);
+        if (!user) throw new Problem(401, "Unauthorized", "Wrong username or password.");
+        const session = await sessions.create({
+          subject: user.username,
+          username: user.username,
+          provider: "dev",
+          permissions: deps.policy.permissionsFor(user.roles),
+          expiresAt: clampExpiry(),
+        });
+        return { token: session.token, token_type: "Bearer" as const, expires_at: session.expiresAt.toISOString() };
+      },
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import { resolve } from "node:path";
+
+/** Everything the server reads from its environment, with the embedded defaults of `npm start`. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Public base address of the API process (console, /api, dev IdM), used in redirects. */
+  publicUrl: string;
+  /** Where the console lives when it is not served by this process (vite dev server). */
+  consoleUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  encryptionKey?: string;
+  authProvider: "dev" | "keyrock" | "oidc";
+  sessionTtlSeconds: number;
+  permissionsFile: string;
+  trustModule: boolean;
+  loadDemo: boolean;
+  logLevel: string;
+  keyrock: { url: string; clientId: string; clientSecret: string; adminUsername: string; adminPassword: string };
+  oidc: { issuer: string; clientId: string; clientSecret: string; rolesClaim: string; scope: string };
+}
+
+/** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
+const baseDir = process.env.INIT_CWD ?? process.cwd();
+const repoRoot = resolve(import.meta.dirname, "../../..");
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === "") return fallback;
+  return !["0", "false", "off", "no"].includes(value.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
+  const port = Number(env.PORT ?? 3000);
+  const host = env.HOST ?? "127.0.0.1";
+  const publicUrl = (env.PUBLIC_URL ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`).replace(/\/$/, "");
+  const authProvider = (env.AUTH_PROVIDER ?? "dev") as Config["authProvider"];
+  if (!["dev", "keyrock", "oidc"].includes(authProvider)) {
+    throw new Error(`AUTH_PROVIDER must be dev, keyrock or oidc (got "${authProvider}")`);
+  }
+  return {
+    port,
+    host,
+    publicUrl,
+    consoleUrl: (env.CONSOLE_URL ?? "").replace(/\/$/, ""),
+    dataDir: resolve(baseDir, env.DATA_DIR ?? "data"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    encryptionKey: env.ENCRYPTION_KEY || undefined,
+    authProvider,
+    sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? 8 * 3600),
+    permissionsFile: resolve(baseDir, env.PERMISSIONS_FILE ?? resolve(repoRoot, "config/permissions.yaml")),
+    trustModule: bool(env.TRUST_MODULE, true),
+    loadDemo: !argv.includes("--no-demo") && bool(env.DEMO_DATA, true),
+    logLevel: env.LOG_LEVEL ?? "info",
+    keyrock: {
+      url: (env.KEYROCK_URL ?? "").replace(/\/$/, ""),
+      clientId: env.KEYROCK_CLIENT_ID ?? "",
+      clientSecret: env.KEYROCK_CLIENT_SECRET ?? "",
+      adminUsername: env.KEYROCK_ADMIN_USERNAME ?? "",
+      adminPassword: env.KEYROCK_ADMIN_PASSWORD ?? "",
+    },
+    oidc: {
+      issuer: env.OIDC_ISSUER ?? "",
+      clientId: env.OIDC_CLIENT_ID ?? "",
+      clientSecret: env.OIDC_CLIENT_SECRET ?? "",
+      rolesClaim: env.OIDC_ROLES_CLAIM ?? "roles",
+      scope: env.OIDC_SCOPE ?? "openid profile email",
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { eq } from "drizzle-orm";
+import { contextBrokers, identityManagerGrants, identityManagers, services, temporalServices, dataActions } from "@orrery/model";
+import type { Config } from "../config.ts";
+import type { Records } from "../resources/records.ts";
+import type { Database } from "../storage/database.ts";
+import { settings } from "../storage/schema.ts";
+
+const MARK = "demo-data-loaded";
+
+/**
+ * A small platform on first start: the embedded broker registered as a context broker, an
+ * identity manager with a grant, a service and a temporal service. Runs once; deleting the demo
+ * records afterwards does not bring them back.
+ */
+export async function loadDemoData(db: Database, records: Records, config: Config): Promise<boolean> {
+  const [done] = await db.select().from(settings).where(eq(settings.key, MARK));
+  if (done) return false;
+  const url = new URL(config.publicUrl);
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const scheme = url.protocol === "https:" ? "https" : "http";
+
+  const broker = await records.create(contextBrokers, {
+    name: "Embedded broker",
+    description: "The NGSI-LD broker built into Orrery, served at /ngsi-ld/v1 by this process.",
+    scheme,
+    host: url.hostname,
+    port,
+    multiTenancyEnabled: true,
+    paginationMaxLimit: 1000,
+    implementationName: "orion-ld",
+    implementationVersion: "1.8",
+  });
+  const idm = await records.create(identityManagers, {
+    name: "Keyrock (example)",
+    description: "An example FIWARE Keyrock; point it at your own identity manager.",
+    scheme: "https",
+    disableCertificateVerification: false,
+    host: "idm.example.org",
+    port: 443,
+    oauth2TokenPath: "/oauth2/token",
+    userPath: "/user",
+    implementationName: "keyrock",
+    implementationVersion: "8.4.0",
+  });
+  const grant = await records.create(identityManagerGrants, {
+    name: "Orrery client credentials (example)",
+    grantType: "client_credentials",
+    clientId: "orrery-demo-client",
+    clientSecret: "change-me",
+  });
+  await records.create(services, { name: "Demo service", description: "Open access to the embedded broker.", hasContextBroker: broker.item.id, authorizationRequired: false });
+  await records.create(services, {
+    name: "Protected demo service",
+    description: "The embedded broker behind an OAuth 2.0 grant.",
+    hasContextBroker: broker.item.id,
+    authorizationRequired: true,
+    authorizationMode: "oauth2",
+    hasIdentityManager: idm.item.id,
+    hasIdentityManagerGrant: grant.item.id,
+  });
+  await records.create(temporalServices, { name: "Embedded temporal API", temporalServiceType: "ngsi-ld" });
+  for (const name of ["read", "write"]) await records.create(dataActions, { name });
+  await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
+  return true;
+}

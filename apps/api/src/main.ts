@@ -1,0 +1,39 @@
+import { buildApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { loadDemoData } from "./demo/demo-data.ts";
+import { demoUsers } from "./auth/providers/dev.ts";
+import { openStorage } from "./storage/database.ts";
+
+const config = loadConfig(process.env, process.argv.slice(2));
+const storage = await openStorage(config);
+const { app, records } = await buildApp(config, storage);
+
+if (config.loadDemo) {
+  const loaded = await loadDemoData(storage.db, records, config);
+  if (loaded) app.log.info("demo data loaded (start with --no-demo to skip)");
+}
+
+const close = async () => {
+  await app.close();
+  await storage.close();
+  process.exit(0);
+};
+process.once("SIGINT", close);
+process.once("SIGTERM", close);
+
+await app.listen({ port: config.port, host: config.host });
+
+const lines = [
+  "",
+  `  Orrery is running at ${config.publicUrl}/`,
+  `  API documentation:  ${config.publicUrl}/api/docs`,
+  `  Storage: ${storage.driver} ${storage.version}${storage.driver === "pglite" ? ` in ${config.dataDir}` : ""}`,
+];
+if (config.authProvider === "dev") {
+  lines.push(
+    "  Demo logins (username / password):",
+    ...demoUsers.map((u) => `    ${u.username.padEnd(9)} / ${u.username.padEnd(9)} ${u.summary}`),
+    "  WARNING: the development identity manager accepts these demo passwords. Never expose it to the internet.",
+  );
+}
+console.log(lines.join("\n") + "\n");

@@ -1,0 +1,196 @@
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { missingRequired, newId, referenceFields, whenHolds, type KindDefinition } from "@orrery/model";
+import type { Cipher } from "../cipher.ts";
+import { invalid, notFound, Problem, type FieldError } from "../problems.ts";
+import type { Database } from "../storage/database.ts";
+import { records } from "../storage/schema.ts";
+
+type Data = Record<string, unknown>;
+type Row = typeof records.$inferSelect;
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface Item {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** A record as the API shows it: its data, with `{ set }` in place of each secret that applies. */
+export function toItem(kind: KindDefinition, row: Pick<Row, "id" | "data" | "secrets">): Item {
+  const item: Item = { id: row.id };
+  for (const field of kind.fields) {
+    if (field.secret) {
+      if (whenHolds(field.when, row.data)) item[field.name] = { set: row.secrets[field.name] !== undefined };
+    } else if (row.data[field.name] !== undefined) {
+      item[field.name] = row.data[field.name];
+    }
+  }
+  return item;
+}
+
+export const etagOf = (version: number) => `"${version}"`;
+
+/**
+ * The one repository behind every kind's CRUD routes. `kinds` is the whole catalogue: it is needed
+ * to find, before a delete, the records of any kind that refer to the one being deleted.
+ */
+export class Records {
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: Cipher,
+    private readonly kinds: readonly KindDefinition[],
+  ) {}
+
+  private scope(kind: KindDefinition, workspaceId?: string): SQL {
+    return and(
+      eq(records.kind, kind.kind),
+      workspaceId === undefined ? isNull(records.workspaceId) : eq(records.workspaceId, workspaceId),
+    )!;
+  }
+
+  async list(kind: KindDefinition, workspaceId?: string): Promise<Item[]> {
+    const rows = await this.db
+      .select({ id: records.id, data: records.data, secrets: records.secrets })
+      .from(records)
+      .where(this.scope(kind, workspaceId))
+      .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
+    return rows.map((row) => toItem(kind, row));
+  }
+
+  async find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(records)
+      .where(and(this.scope(kind, workspaceId), eq(records.id, id)));
+    return row;
+  }
+
+  async get(kind: KindDefinition, id: string, workspaceId?: string): Promise<{ item: Item; version: number }> {
+    const row = await this.find(kind, id, workspaceId);
+    if (!row) throw notFound(id);
+    return { item: toItem(kind, row), version: row.version };
+  }
+
+  /** The plain value of a secret, for the server's own calls to peers. Never sent to a client. */
+  async secret(kind: KindDefinition, id: string, field: string): Promise<string | undefined> {
+    const row = await this.find(kind, id);
+    const stored = row?.secrets[field];
+    return stored === undefined ? undefined : this.cipher.decrypt(stored);
+  }
+
+  async create(kind: KindDefinition, input: Data, workspaceId?: string): Promise<{ item: Item; version: number }> {
+    const { data, secrets } = this.split(kind, input, {});
+    return this.db.transaction(async (tx) => {
+      await this.checkReferences(tx, kind, data);
+      const [row] = await tx
+        .insert(records)
+        .values({ id: newId(kind), kind: kind.kind, workspaceId, name: String(data.name ?? ""), data, secrets })
+        .returning();
+      return { item: toItem(kind, row!), version: row!.version };
+    });
+  }
+
+  async update(
+    kind: KindDefinition,
+    id: string,
+    input: Data,
+    options: { ifMatch?: string; workspaceId?: string } = {},
+  ): Promise<{ item: Item; version: number }> {
+    return this.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(records)
+        .where(and(this.scope(kind, options.workspaceId), eq(records.id, id)))
+        .for("update");
+      if (!current) throw notFound(id);
+      if (options.ifMatch && options.ifMatch !== "*" && !options.ifMatch.split(",").map((t) => t.trim()).includes(etagOf(current.version))) {
+        throw new Problem(412, "Precondition failed", "The record was changed by someone else since you loaded it. Reload it and apply your change again.", {
+          currentETag: etagOf(current.version),
+        });
+      }
+      const changed = kind.fields
+        .filter((f) => f.createOnly && current.data[f.name] !== undefined && input[f.name] !== current.data[f.name])
+        .map((f) => ({ path: f.name, message: "cannot be changed after creation" }));
+      if (changed.length) throw invalid(changed);
+      const { data, secrets } = this.split(kind, input, current.secrets);
+      await this.checkReferences(tx, kind, data);
+      const [row] = await tx
+        .update(records)
+        .set({ data, secrets, name: String(data.name ?? ""), version: current.version + 1, updatedAt: new Date() })
+        .where(eq(records.id, id))
+        .returning();
+      return { item: toItem(kind, row!), version: row!.version };
+    });
+  }
+
+  async delete(kind: KindDefinition, id: string, workspaceId?: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select({ id: records.id })
+        .from(records)
+        .where(and(this.scope(kind, workspaceId), eq(records.id, id)))
+        .for("update");
+      if (!current) throw notFound(id);
+      const referrers = await this.referrers(tx, kind, id);
+      if (referrers.length) {
+        const names = referrers.map((r) => `${r.kind} "${r.name}"`).join(", ");
+        throw new Problem(409, "The record is in use", `It cannot be deleted while these records refer to it: ${names}.`, {
+          referrers,
+        });
+      }
+      await tx.delete(records).where(eq(records.id, id));
+    });
+  }
+
+  /** Records of any kind whose reference fields point at this id. */
+  private async referrers(tx: Tx, target: KindDefinition, id: string) {
+    const conditions = this.kinds.flatMap((kind) =>
+      referenceFields(kind)
+        .filter((f) => f.kind === target.kind)
+        .map((f) => and(eq(records.kind, kind.kind), sql`${records.data} @> ${JSON.stringify({ [f.name]: id })}::jsonb`)!),
+    );
+    if (!conditions.length) return [];
+    return tx
+      .select({ id: records.id, kind: records.kind, name: records.name })
+      .from(records)
+      .where(or(...conditions))
+      .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
+  }
+
+  /** Every reference must name an existing record of the right kind; FOR SHARE keeps it from being deleted meanwhile. */
+  private async checkReferences(tx: Tx, kind: KindDefinition, data: Data): Promise<void> {
+    const wanted = referenceFields(kind).filter((f) => typeof data[f.name] === "string");
+    if (!wanted.length) return;
+    const ids = wanted.map((f) => data[f.name] as string);
+    const found = await tx
+      .select({ id: records.id, kind: records.kind })
+      .from(records)
+      .where(inArray(records.id, ids))
+      .for("share");
+    const errors: FieldError[] = wanted
+      .filter((f) => !found.some((r) => r.id === data[f.name] && r.kind === f.kind))
+      .map((f) => ({ path: f.name, message: `refers to a record of ${f.kind} that does not exist` }));
+    if (errors.length) throw invalid(errors);
+  }
+
+  /** Separates secret fields (encrypted) from the stored data; keeps stored secrets an update omits, if they still apply. */
+  private split(kind: KindDefinition, input: Data, stored: Record<string, string>) {
+    const data: Data = {};
+    const secrets: Record<string, string> = {};
+    for (const field of kind.fields) {
+      const value = input[field.name];
+      if (!field.secret) {
+        if (value !== undefined) data[field.name] = value;
+      } else if (typeof value === "string") {
+        secrets[field.name] = this.cipher.encrypt(value);
+      }
+    }
+    for (const field of kind.fields) {
+      if (field.secret && secrets[field.name] === undefined && stored[field.name] !== undefined && whenHolds(field.when, data)) {
+        secrets[field.name] = stored[field.name]!;
+      }
+    }
+    const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) => ({ path: f.name, message: "is required" }));
+    if (missing.length) throw invalid(missing);
+    return { data, secrets };
+  }
+}

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Database } from "./database.ts";
+
+/**
+ * Ordered, append-only migrations, applied at start inside one transaction each. Never edit a
+ * migration that has shipped: add a new one.
+ */
+const migrations: Array<{ name: string; sql: string }> = [
+  {
+    name: "0001_records_sessions",
+    sql: `
+      CREATE TABLE records (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        workspace_id text,
+        name text NOT NULL,
+        data jsonb NOT NULL,
+        secrets jsonb NOT NULL DEFAULT '{}'::jsonb,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX records_list ON records (kind, workspace_id, lower(name), id);
+      CREATE INDEX records_data ON records USING gin (data jsonb_path_ops);
+      CREATE TABLE sessions (
+        token_hash text PRIMARY KEY,
+        subject text NOT NULL,
+        username text NOT NULL,
+        provider text NOT NULL,
+        permissions jsonb NOT NULL,
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE login_requests (
+        state text PRIMARY KEY,
+        code_verifier text NOT NULL,
+        nonce text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE TABLE dev_authorization_codes (
+        code text PRIMARY KEY,
+        username text NOT NULL,
+        code_challenge text NOT NULL,
+        redirect_uri text NOT NULL,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
+    `,
+  },
+];
+
+export async function migrate(db: Database): Promise<void> {
+  await db.execute(sql`CREATE TABLE IF NOT EXISTS orrery_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  // One process migrates at a time when several start together on one PostgreSQL.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(4242001)`);
+    const done = await tx.execute(sql`SELECT name FROM orrery_migrations`);
+    const applied = new Set(rowsOf<{ name: string }>(done).map((r) => r.name));
+    for (const m of migrations) {
+      if (applied.has(m.name)) continue;
+      for (const statement of m.sql.split(";").map((s) => s.trim()).filter(Boolean)) {
+        await tx.execute(sql.raw(statement));
+      }
+      await tx.execute(sql`INSERT INTO orrery_migrations (name) VALUES (${m.name})`);
+    }
+  });
+}

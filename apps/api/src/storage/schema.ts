@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * Every record of every resource kind lives in one table: the kinds differ only by their
+ * definition in @orrery/model, so one generic repository serves them all. References between
+ * records are found through the GIN index on `data` (`data @> {"hasContextBroker": id}`).
+ */
+export const records = pgTable(
+  "records",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    workspaceId: text("workspace_id"),
+    name: text("name").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Encrypted secret fields, by field name. */
+    secrets: jsonb("secrets").$type<Record<string, string>>().notNull().default({}),
+    version: integer("version").notNull().default(1),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("records_list").on(t.kind, t.workspaceId, sql`lower(${t.name})`, t.id)],
+);
+
+export const sessions = pgTable("sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  subject: text("subject").notNull(),
+  username: text("username").notNull(),
+  provider: text("provider").notNull(),
+  permissions: jsonb("permissions").$type<Array<{ action: string; resource: string }>>().notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An authorization-code login in flight: state, PKCE verifier and nonce, kept in the database so any API process can finish it. */
+export const loginRequests = pgTable("login_requests", {
+  state: text("state").primaryKey(),
+  codeVerifier: text("code_verifier").notNull(),
+  nonce: text("nonce").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** Authorization codes issued by the development identity manager. */
+export const devAuthorizationCodes = pgTable("dev_authorization_codes", {
+  code: text("code").primaryKey(),
+  username: text("username").notNull(),
+  codeChallenge: text("code_challenge").notNull(),
+  redirectUri: text("redirect_uri").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

@@ -1,0 +1,64 @@
+import type { Field } from "./kind.ts";
+
+/** Reusable field definitions shared by several kinds (the same rule must not be written twice). */
+
+const singleLine = /^[^\r\n]*$/;
+export const noPemLines = /^(?!.*-----(BEGIN|END))[^\r\n]+$/;
+
+export const name: Field = { name: "name", input: "text", required: true, maxLength: 100 };
+export const description: Field = { name: "description", input: "textarea", maxLength: 10_000 };
+
+export const scheme: Field = { name: "scheme", input: "enum", options: ["http", "https"], required: true };
+export const disableCertificateVerification: Field = {
+  name: "disableCertificateVerification",
+  input: "boolean",
+  when: { scheme: "https" },
+  default: false,
+};
+export const host: Field = {
+  name: "host",
+  input: "text",
+  required: true,
+  maxLength: 253,
+  pattern: /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/,
+  patternMessage: "must be a host name or an IP address, without scheme, port or path",
+};
+export const port: Field = { name: "port", input: "integer", required: true, min: 0, max: 65_535 };
+
+export function urlPath(fieldName: string, required = false): Field {
+  return {
+    name: fieldName,
+    input: "text",
+    required,
+    maxLength: 2_000,
+    pattern: /^\/[^\s]*$/,
+    patternMessage: "must start with / and contain no spaces",
+  };
+}
+
+/** scheme, certificate check, host, port and path: the network address of a peer. */
+export const address: readonly Field[] = [scheme, disableCertificateVerification, host, port, urlPath("path")];
+
+export function implementation(options: readonly string[]): readonly Field[] {
+  return [
+    { name: "implementationName", input: "enum", options, required: true, default: options.length === 1 ? options[0] : undefined },
+    { name: "implementationVersion", input: "text", required: true, maxLength: 50, pattern: singleLine },
+  ];
+}
+
+export function reference(fieldName: string, kind: string, extra: Partial<Field> = {}): Field {
+  return { name: fieldName, input: "reference", kind, ...extra } as Field;
+}
+
+/** iSHARE party identifier and its certificate chain (registry and registry grant). */
+export const identity: readonly Field[] = [
+  { name: "identifier", input: "text", required: true, maxLength: 200, pattern: singleLine },
+  {
+    name: "certificates",
+    input: "lines",
+    count: 3,
+    required: true,
+    pattern: noPemLines,
+    patternMessage: "each certificate must be one line of base64, without line breaks or PEM tags",
+  },
+];

@@ -1,0 +1,59 @@
+/**
+ * The shape of a resource kind. Each kind is written once (see ./kinds) and the API routes, the
+ * validation, the OpenAPI document and the console screens are all derived from it.
+ */
+
+/** A condition on other fields: every listed field must equal the given value (or one of the values). */
+export type When = Record<string, string | boolean | readonly (string | boolean)[]>;
+
+export type FieldInput =
+  | { input: "text"; maxLength?: number; minLength?: number; pattern?: RegExp; patternMessage?: string }
+  | { input: "textarea"; maxLength?: number }
+  | { input: "integer"; min?: number; max?: number }
+  | { input: "boolean" }
+  | { input: "enum"; options: readonly string[] }
+  /** The id of a record of another kind. */
+  | { input: "reference"; kind: string }
+  /** A map from HTTP header name to value, edited entry by entry. */
+  | { input: "headers" }
+  /** A fixed number of single-line strings (iSHARE certificate chain). */
+  | { input: "lines"; count: number; pattern?: RegExp; patternMessage?: string };
+
+export type Field = FieldInput & {
+  name: string;
+  required?: boolean;
+  /** The field exists only while this holds; otherwise it is removed from the payload. */
+  when?: When;
+  /** Value set when the field applies and is absent (switching scheme to https sets false). */
+  default?: string | boolean | number;
+  /** Write-only: encrypted at rest, read back as `{ set: true }`, kept when an update omits it. */
+  secret?: boolean;
+  /** Cannot change after creation (the temporal service type). */
+  createOnly?: boolean;
+};
+
+export interface KindDefinition {
+  /** API path segment and key of the kind: `context-brokers`. */
+  kind: string;
+  /** NGSI-LD URN type of generated ids: `urn:ngsi-ld:ContextBroker:<uuid>`. */
+  urnType: string;
+  /** Route-name base of the console: `contextBrokers`. */
+  routeName: string;
+  scope: "platform" | "workspace";
+  /** Shown in the Administration menu only when the trust module is on. */
+  trustModule?: boolean;
+  fields: readonly Field[];
+  /** Columns of the list page after the name. `implementation` stands for name plus version. */
+  columns: readonly string[];
+}
+
+export function defineKind<const K extends KindDefinition>(definition: K): K {
+  return definition;
+}
+
+export function whenHolds(when: When | undefined, data: Record<string, unknown>): boolean {
+  if (!when) return true;
+  return Object.entries(when).every(([name, expected]) =>
+    Array.isArray(expected) ? expected.includes(data[name] as never) : data[name] === expected,
+  );
+}

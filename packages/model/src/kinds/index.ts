@@ -1,0 +1,40 @@
+import type { KindDefinition } from "../kind.ts";
+import { authorizationRegistries } from "./authorization-registries.ts";
+import { authorizationRegistryGrants } from "./authorization-registry-grants.ts";
+import { contextBrokers } from "./context-brokers.ts";
+import { dataActions } from "./data-actions.ts";
+import { identityManagerGrants } from "./identity-manager-grants.ts";
+import { identityManagers } from "./identity-managers.ts";
+import { services } from "./services.ts";
+import { temporalServices } from "./temporal-services.ts";
+import { trustedIssuersLists } from "./trusted-issuers-lists.ts";
+import { vcVerifiers } from "./vc-verifiers.ts";
+
+export {
+  authorizationRegistries,
+  authorizationRegistryGrants,
+  contextBrokers,
+  dataActions,
+  identityManagerGrants,
+  identityManagers,
+  services,
+  temporalServices,
+  trustedIssuersLists,
+  vcVerifiers,
+};
+
+/** Platform kinds in the order of the spec's Administration menu. */
+export const platformKinds: readonly KindDefinition[] = [
+  services,
+  temporalServices,
+  contextBrokers,
+  identityManagers,
+  identityManagerGrants,
+  authorizationRegistries,
+  authorizationRegistryGrants,
+  vcVerifiers,
+  trustedIssuersLists,
+  dataActions,
+];
+
+export const kindsByName: ReadonlyMap<string, KindDefinition> = new Map(platformKinds.map((k) => [k.kind, k]));

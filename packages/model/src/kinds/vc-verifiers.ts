@@ -1,0 +1,24 @@
+import { defineKind } from "../kind.ts";
+import { address, description, implementation, name } from "../fields.ts";
+
+export const vcVerifiers = defineKind({
+  kind: "vc-verifiers",
+  urnType: "VCVerifier",
+  routeName: "vcVerifiers",
+  scope: "platform",
+  columns: [],
+  fields: [
+    name,
+    description,
+    {
+      name: "did",
+      input: "text",
+      required: true,
+      maxLength: 500,
+      pattern: /^did:[a-z0-9]+:\S+$/,
+      patternMessage: "must be a decentralised identifier such as did:web:verifier.example.org",
+    },
+    ...address,
+    ...implementation(["fiware-vc-verifier"]),
+  ],
+});

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { whenHolds, type Field, type KindDefinition } from "./kind.ts";
+
+export type Record_ = Record<string, unknown>;
+
+const urn = z.string().regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, "must be a URN (urn:ngsi-ld:Type:id)");
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function valueSchema(field: Field): z.ZodType {
+  switch (field.input) {
+    case "text": {
+      let s = z.string().min(field.minLength ?? 1).max(field.maxLength ?? 1_000);
+      if (field.pattern) s = s.regex(field.pattern, field.patternMessage ?? "has an invalid format");
+      return s;
+    }
+    case "textarea":
+      return z.string().max(field.maxLength ?? 10_000);
+    case "integer":
+      return z
+        .number()
+        .int()
+        .min(field.min ?? Number.MIN_SAFE_INTEGER)
+        .max(field.max ?? Number.MAX_SAFE_INTEGER);
+    case "boolean":
+      return z.boolean();
+    case "enum":
+      return z.enum(field.options as [string, ...string[]]);
+    case "reference":
+      return urn;
+    case "headers":
+      return z.record(
+        z.string().regex(headerName, "header names are letters, digits and -"),
+        z.string().max(4_000).regex(/^[^\r\n]*$/, "header values are one line"),
+      );
+    case "lines": {
+      let line = z.string().min(1);
+      if (field.pattern) line = line.regex(field.pattern, field.patternMessage ?? "has an invalid format");
+      return z.array(line).length(field.count);
+    }
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === "") return true;
+  return typeof value === "object" && !Array.isArray(value) && Object.keys(value as object).length === 0;
+}
+
+/**
+ * Applies the spec's clearing rules (section 4) as the definition states them: a field whose `when`
+ * no longer holds is removed, an applicable field that is absent takes its default, and empty values
+ * (description, path, an emptied header map) are dropped. The form and the API both call this.
+ */
+export function normalize(kind: KindDefinition, input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const out: Record_ = { ...(input as Record_) };
+  delete out.id;
+  for (const field of kind.fields) {
+    if (isEmpty(out[field.name])) delete out[field.name];
+    if (!whenHolds(field.when, out)) delete out[field.name];
+    else if (out[field.name] === undefined && field.default !== undefined) out[field.name] = field.default;
+  }
+  return out;
+}
+
+export type Mode = "create" | "update";
+
+/** The fields that apply to this payload and are required but missing. */
+export function missingRequired(kind: KindDefinition, data: Record_, mode: Mode): Field[] {
+  return kind.fields.filter(
+    (f) =>
+      f.required &&
+      whenHolds(f.when, data) &&
+      data[f.name] === undefined &&
+      !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
+  );
+}
+
+/** Write shape of a kind: what POST and PUT accept, after normalisation. */
+export function writeSchema(kind: KindDefinition, mode: Mode) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of kind.fields) shape[field.name] = valueSchema(field).optional();
+  const object = z.strictObject(shape).superRefine((data, ctx) => {
+    for (const field of missingRequired(kind, data, mode)) {
+      ctx.addIssue({ code: "custom", path: [field.name], message: "is required" });
+    }
+  });
+  return z.preprocess((input) => normalize(kind, input), object);
+}
+
+/** Read shape: the stored item with its id, and `{ set }` in place of each secret. */
+export function readSchema(kind: KindDefinition) {
+  const shape: Record<string, z.ZodType> = { id: z.string() };
+  for (const field of kind.fields) {
+    shape[field.name] = (field.secret ? z.object({ set: z.boolean() }) : valueSchema(field)).optional();
+  }
+  return z.object(shape);
+}
+
+export function secretFields(kind: KindDefinition): Field[] {
+  return kind.fields.filter((f) => f.secret);
+}
+
+export function referenceFields(kind: KindDefinition): Array<Field & { input: "reference" }> {
+  return kind.fields.filter((f): f is Field & { input: "reference" } => f.input === "reference");
+}
