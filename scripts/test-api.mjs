@@ -10,7 +10,10 @@ import { join } from "node:path";
 
 const extra = process.argv.slice(2);
 const vitest = (env) =>
-  spawnSync("npx", ["vitest", "run", "--project", "api", ...extra], { stdio: "inherit", env: { ...process.env, ...env } }).status ?? 1;
+  spawnSync("npx", ["vitest", "run", "--project", "api", ...extra], {
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  }).status ?? 1;
 
 function findPgBin() {
   const root = "/usr/lib/postgresql";
@@ -35,20 +38,29 @@ let stop = () => {};
 if (!url) {
   const bin = findPgBin();
   if (!bin) {
-    console.error("\nPostgreSQL binaries not found (install Debian's postgresql, or set TEST_DATABASE_URL). The API suite must run on both drivers.");
+    console.error(
+      "\nPostgreSQL binaries not found (install Debian's postgresql, or set TEST_DATABASE_URL). The API suite must run on both drivers.",
+    );
     process.exit(1);
   }
   const dir = mkdtempSync(join(tmpdir(), "orrery-pg-"));
   chmodSync(dir, 0o777);
   const port = await freePort();
   const asRoot = process.getuid?.() === 0;
-  const run = (cmd) => (asRoot ? execFileSync("su", ["postgres", "-c", cmd], { stdio: "pipe" }) : execFileSync("sh", ["-c", cmd], { stdio: "pipe" }));
+  const run = (cmd) =>
+    asRoot
+      ? execFileSync("su", ["postgres", "-c", cmd], { stdio: "pipe" })
+      : execFileSync("sh", ["-c", cmd], { stdio: "pipe" });
   run(`${bin}/initdb -D ${dir}/data -U postgres --auth=trust -E UTF8 >/dev/null`);
-  run(`${bin}/pg_ctl -D ${dir}/data -l ${dir}/pg.log -w start -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off"`);
+  run(
+    `${bin}/pg_ctl -D ${dir}/data -l ${dir}/pg.log -w start -o "-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off"`,
+  );
   stop = () => {
     try {
       run(`${bin}/pg_ctl -D ${dir}/data -m immediate -w stop`);
-    } catch {}
+    } catch {
+      // already stopped
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   url = `postgres://postgres@127.0.0.1:${port}/postgres`;

@@ -27,14 +27,24 @@ export interface App {
 /** Fields whose values must never reach a log line. */
 const redact = ["req.headers.authorization", "req.headers.cookie", "res.headers['set-cookie']"];
 
-export async function buildApp(config: Config, storage: Storage, options: { logStream?: { write(line: string): void } } = {}): Promise<App> {
+export async function buildApp(
+  config: Config,
+  storage: Storage,
+  options: { logStream?: { write(line: string): void } } = {},
+): Promise<App> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
       redact,
       // Tokens travel in query strings (the console's login callback): log paths, never queries.
-      serializers: { req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split("?")[0], id: req.id }) },
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          path: req.url.split("?")[0],
+          id: req.id,
+        }),
+      },
     },
     requestIdHeader: "x-request-id",
     bodyLimit: 5 * 1024 * 1024,

@@ -32,14 +32,18 @@ export function createCipher(key: Buffer): Cipher {
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", key, iv);
       const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-      return ["v1", iv, cipher.getAuthTag(), body].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+      return ["v1", iv, cipher.getAuthTag(), body]
+        .map((p) => (typeof p === "string" ? p : p.toString("base64url")))
+        .join(".");
     },
     decrypt(stored) {
       const [version, iv, tag, body] = stored.split(".");
       if (version !== "v1" || !iv || !tag || body === undefined) throw new Error("unknown secret format");
       const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
-      return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+      return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString(
+        "utf8",
+      );
     },
   };
 }

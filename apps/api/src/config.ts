@@ -17,7 +17,13 @@ export interface Config {
   trustModule: boolean;
   loadDemo: boolean;
   logLevel: string;
-  keyrock: { url: string; clientId: string; clientSecret: string; adminUsername: string; adminPassword: string };
+  keyrock: {
+    url: string;
+    clientId: string;
+    clientSecret: string;
+    adminUsername: string;
+    adminPassword: string;
+  };
   oidc: { issuer: string; clientId: string; clientSecret: string; rolesClaim: string; scope: string };
 }
 
@@ -33,7 +39,10 @@ function bool(value: string | undefined, fallback: boolean): boolean {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? "127.0.0.1";
-  const publicUrl = (env.PUBLIC_URL ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`).replace(/\/$/, "");
+  const publicUrl = (env.PUBLIC_URL ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${port}`).replace(
+    /\/$/,
+    "",
+  );
   const authProvider = (env.AUTH_PROVIDER ?? "dev") as Config["authProvider"];
   if (!["dev", "keyrock", "oidc"].includes(authProvider)) {
     throw new Error(`AUTH_PROVIDER must be dev, keyrock or oidc (got "${authProvider}")`);

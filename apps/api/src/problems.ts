@@ -19,9 +19,14 @@ export interface FieldError {
 }
 
 export const invalid = (errors: FieldError[]) =>
-  new Problem(400, "The submitted data is invalid", errors.map((e) => `${e.path || "body"} ${e.message}`).join("; "), {
-    errors,
-  });
+  new Problem(
+    400,
+    "The submitted data is invalid",
+    errors.map((e) => `${e.path || "body"} ${e.message}`).join("; "),
+    {
+      errors,
+    },
+  );
 export const notFound = (what: string) => new Problem(404, "Not found", `${what} does not exist`);
 
 const typeBase = "https://orrery.dev/problems/";
@@ -75,6 +80,11 @@ export function registerProblems(app: FastifyInstance): void {
     reply
       .code(404)
       .type("application/problem+json")
-      .send({ type: `${typeBase}404`, title: "Not found", status: 404, detail: `No route ${request.method} ${request.url.split("?")[0]}` }),
+      .send({
+        type: `${typeBase}404`,
+        title: "Not found",
+        status: 404,
+        detail: `No route ${request.method} ${request.url.split("?")[0]}`,
+      }),
   );
 }

@@ -20,7 +20,8 @@ export const host: Field = {
   input: "text",
   required: true,
   maxLength: 253,
-  pattern: /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/,
+  pattern:
+    /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/,
   patternMessage: "must be a host name or an IP address, without scheme, port or path",
 };
 export const port: Field = { name: "port", input: "integer", required: true, min: 0, max: 65_535 };
@@ -37,11 +38,23 @@ export function urlPath(fieldName: string, required = false): Field {
 }
 
 /** scheme, certificate check, host, port and path: the network address of a peer. */
-export const address: readonly Field[] = [scheme, disableCertificateVerification, host, port, urlPath("path")];
+export const address: readonly Field[] = [
+  scheme,
+  disableCertificateVerification,
+  host,
+  port,
+  urlPath("path"),
+];
 
 export function implementation(options: readonly string[]): readonly Field[] {
   return [
-    { name: "implementationName", input: "enum", options, required: true, default: options.length === 1 ? options[0] : undefined },
+    {
+      name: "implementationName",
+      input: "enum",
+      options,
+      required: true,
+      default: options.length === 1 ? options[0] : undefined,
+    },
     { name: "implementationVersion", input: "text", required: true, maxLength: 50, pattern: singleLine },
   ];
 }

@@ -26,7 +26,9 @@ function pattern(resource: string): RegExp | null {
  */
 export function isAllowed(permissions: readonly Permission[], method: string, path: string): boolean {
   const action = method.toUpperCase();
-  return permissions.some((p) => p.action.toUpperCase() === action && pattern(p.resource)?.test(path) === true);
+  return permissions.some(
+    (p) => p.action.toUpperCase() === action && pattern(p.resource)?.test(path) === true,
+  );
 }
 
 /** Showroom mode: a GET permission on the literal path /showroom. */

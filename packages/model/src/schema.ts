@@ -3,13 +3,18 @@ import { whenHolds, type Field, type KindDefinition } from "./kind.ts";
 
 export type Record_ = Record<string, unknown>;
 
-const urn = z.string().regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, "must be a URN (urn:ngsi-ld:Type:id)");
+const urn = z
+  .string()
+  .regex(/^urn:[A-Za-z0-9][A-Za-z0-9-]{0,31}:\S+$/, "must be a URN (urn:ngsi-ld:Type:id)");
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 function valueSchema(field: Field): z.ZodType {
   switch (field.input) {
     case "text": {
-      let s = z.string().min(field.minLength ?? 1).max(field.maxLength ?? 1_000);
+      let s = z
+        .string()
+        .min(field.minLength ?? 1)
+        .max(field.maxLength ?? 1_000);
       if (field.pattern) s = s.regex(field.pattern, field.patternMessage ?? "has an invalid format");
       return s;
     }
@@ -30,7 +35,10 @@ function valueSchema(field: Field): z.ZodType {
     case "headers":
       return z.record(
         z.string().regex(headerName, "header names are letters, digits and -"),
-        z.string().max(4_000).regex(/^[^\r\n]*$/, "header values are one line"),
+        z
+          .string()
+          .max(4_000)
+          .regex(/^[^\r\n]*$/, "header values are one line"),
       );
     case "lines": {
       let line = z.string().min(1);
@@ -68,10 +76,7 @@ export type Mode = "create" | "update";
 export function missingRequired(kind: KindDefinition, data: Record_, mode: Mode): Field[] {
   return kind.fields.filter(
     (f) =>
-      f.required &&
-      whenHolds(f.when, data) &&
-      data[f.name] === undefined &&
-      !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
+      f.required && whenHolds(f.when, data) && data[f.name] === undefined && !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
   );
 }
 

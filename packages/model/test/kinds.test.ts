@@ -43,7 +43,12 @@ const idm = {
   implementationVersion: "8.4.0",
 };
 const cert = "MIIBszCCAVmgAwIBAgIUFakeBase64Line==";
-const registryGrant = { name: "Grant", identifier: "EU.EORI.NL000000001", certificates: [cert, cert, cert], privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" };
+const registryGrant = {
+  name: "Grant",
+  identifier: "EU.EORI.NL000000001",
+  certificates: [cert, cert, cert],
+  privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+};
 const registry = {
   name: "AR",
   identifier: "EU.EORI.NL000000004",
@@ -60,10 +65,15 @@ const registry = {
 const urn = (t: string) => `urn:ngsi-ld:${t}:8f7d3a52-0c1e-4b8e-9a51-1f2e3d4c5b6a`;
 
 describe("every kind", () => {
-  it.each(platformKinds.map((k) => [k.kind, k] as const))("%s reports each missing required field", (_n, kind) => {
-    const required = kind.fields.filter((f) => f.required && !f.when && f.default === undefined).map((f) => f.name);
-    expect(check(kind, {}).paths.sort()).toEqual(required.sort());
-  });
+  it.each(platformKinds.map((k) => [k.kind, k] as const))(
+    "%s reports each missing required field",
+    (_n, kind) => {
+      const required = kind.fields
+        .filter((f) => f.required && !f.when && f.default === undefined)
+        .map((f) => f.name);
+      expect(check(kind, {}).paths.sort()).toEqual(required.sort());
+    },
+  );
   it("rejects unknown fields and non-objects", () => {
     expect(check(contextBrokers, { ...broker, colour: "red" }).paths).toEqual([""]);
     expect(check(contextBrokers, "broker").ok).toBe(false);
@@ -104,15 +114,17 @@ describe("context broker", () => {
     expect(check(contextBrokers, { ...broker, port: 65_535 }).ok).toBe(true);
   });
   it("drops disableCertificateVerification when the scheme is not https", () => {
-    expect(check(contextBrokers, { ...broker, disableCertificateVerification: true }).value).not.toHaveProperty(
-      "disableCertificateVerification",
-    );
+    expect(
+      check(contextBrokers, { ...broker, disableCertificateVerification: true }).value,
+    ).not.toHaveProperty("disableCertificateVerification");
   });
   it("sets disableCertificateVerification to false when switching to https", () => {
     expect(check(contextBrokers, { ...broker, scheme: "https" }).value).toMatchObject({
       disableCertificateVerification: false,
     });
-    expect(check(contextBrokers, { ...broker, scheme: "https", disableCertificateVerification: true }).value).toMatchObject({
+    expect(
+      check(contextBrokers, { ...broker, scheme: "https", disableCertificateVerification: true }).value,
+    ).toMatchObject({
       disableCertificateVerification: true,
     });
   });
@@ -121,7 +133,9 @@ describe("context broker", () => {
     expect(r.value).not.toHaveProperty("customHeaders");
     expect(r.value).not.toHaveProperty("description");
     expect(r.value).not.toHaveProperty("path");
-    expect(check(contextBrokers, { ...broker, customHeaders: { "X-Api-Key": "k" } }).value?.customHeaders).toEqual({
+    expect(
+      check(contextBrokers, { ...broker, customHeaders: { "X-Api-Key": "k" } }).value?.customHeaders,
+    ).toEqual({
       "X-Api-Key": "k",
     });
   });
@@ -140,7 +154,10 @@ describe("identity manager and its grant", () => {
   const grant = { name: "G", grantType: "client_credentials", clientId: "c", clientSecret: "s" };
   it("requires username and password only for the password grant", () => {
     expect(check(identityManagerGrants, grant).ok).toBe(true);
-    expect(check(identityManagerGrants, { ...grant, grantType: "password" }).paths.sort()).toEqual(["password", "username"]);
+    expect(check(identityManagerGrants, { ...grant, grantType: "password" }).paths.sort()).toEqual([
+      "password",
+      "username",
+    ]);
   });
   it("clears username and password when the grant type is not password", () => {
     const r = check(identityManagerGrants, { ...grant, username: "u", password: "p" });
@@ -162,23 +179,22 @@ describe("service", () => {
   it("defaults authorizationRequired to false and needs a broker", () => {
     expect(check(services, service).value).toMatchObject({ authorizationRequired: false });
     expect(check(services, { name: "S" }).paths).toEqual(["hasContextBroker"]);
-    expect(check(services, { ...service, hasContextBroker: "not-a-urn" }).paths).toEqual(["hasContextBroker"]);
+    expect(check(services, { ...service, hasContextBroker: "not-a-urn" }).paths).toEqual([
+      "hasContextBroker",
+    ]);
   });
   it("requires a mode when authorization is required", () => {
     expect(check(services, { ...service, authorizationRequired: true }).paths).toEqual(["authorizationMode"]);
   });
   it("requires the identity manager and grant for oauth2", () => {
-    expect(check(services, { ...service, authorizationRequired: true, authorizationMode: "oauth2" }).paths).toEqual([
-      "hasIdentityManager",
-      "hasIdentityManagerGrant",
-    ]);
+    expect(
+      check(services, { ...service, authorizationRequired: true, authorizationMode: "oauth2" }).paths,
+    ).toEqual(["hasIdentityManager", "hasIdentityManagerGrant"]);
   });
   it("requires verifier, issuers list and client id for siop2", () => {
-    expect(check(services, { ...service, authorizationRequired: true, authorizationMode: "siop2" }).paths).toEqual([
-      "hasVCVerifier",
-      "hasTrustedIssuersList",
-      "clientId",
-    ]);
+    expect(
+      check(services, { ...service, authorizationRequired: true, authorizationMode: "siop2" }).paths,
+    ).toEqual(["hasVCVerifier", "hasTrustedIssuersList", "clientId"]);
   });
   const everything = {
     ...service,
@@ -190,9 +206,16 @@ describe("service", () => {
     clientId: "client",
   };
   it("choosing oauth2 clears verifier, issuers list and client id", () => {
-    expect(Object.keys(check(services, { ...everything, authorizationMode: "oauth2" }).value ?? {}).sort()).toEqual(
-      ["authorizationMode", "authorizationRequired", "hasContextBroker", "hasIdentityManager", "hasIdentityManagerGrant", "name"],
-    );
+    expect(
+      Object.keys(check(services, { ...everything, authorizationMode: "oauth2" }).value ?? {}).sort(),
+    ).toEqual([
+      "authorizationMode",
+      "authorizationRequired",
+      "hasContextBroker",
+      "hasIdentityManager",
+      "hasIdentityManagerGrant",
+      "name",
+    ]);
   });
   it("choosing siop2 clears identity manager and grant", () => {
     const r = check(services, { ...everything, authorizationMode: "siop2" });
@@ -207,25 +230,46 @@ describe("service", () => {
 });
 
 describe("temporal service", () => {
-  const mintaka = { name: "M", temporalServiceType: "mintaka", version: "0.7", scheme: "https", host: "mintaka", port: 8080 };
+  const mintaka = {
+    name: "M",
+    temporalServiceType: "mintaka",
+    version: "0.7",
+    scheme: "https",
+    host: "mintaka",
+    port: 8080,
+  };
   it("requires the mintaka fields only for mintaka", () => {
     expect(check(temporalServices, { name: "T", temporalServiceType: "ngsi-ld" }).ok).toBe(true);
-    expect(check(temporalServices, { name: "T", temporalServiceType: "mintaka" }).paths.sort()).toEqual(
-      ["host", "port", "scheme", "version"],
-    );
+    expect(check(temporalServices, { name: "T", temporalServiceType: "mintaka" }).paths.sort()).toEqual([
+      "host",
+      "port",
+      "scheme",
+      "version",
+    ]);
     expect(check(temporalServices, { ...mintaka, port: 70_000 }).paths).toEqual(["port"]);
   });
   it("drops the mintaka fields when the type is ngsi-ld", () => {
-    const r = check(temporalServices, { ...mintaka, temporalServiceType: "ngsi-ld", authorizationRequired: true });
+    const r = check(temporalServices, {
+      ...mintaka,
+      temporalServiceType: "ngsi-ld",
+      authorizationRequired: true,
+    });
     expect(Object.keys(r.value ?? {}).sort()).toEqual(["name", "temporalServiceType"]);
   });
   it("applies the https rule and the authorization rule", () => {
-    expect(check(temporalServices, mintaka).value).toMatchObject({ disableCertificateVerification: false, authorizationRequired: false });
+    expect(check(temporalServices, mintaka).value).toMatchObject({
+      disableCertificateVerification: false,
+      authorizationRequired: false,
+    });
     expect(check(temporalServices, { ...mintaka, authorizationRequired: true }).paths).toEqual([
       "hasIdentityManager",
       "hasIdentityManagerGrant",
     ]);
-    const off = check(temporalServices, { ...mintaka, hasIdentityManager: urn("IdentityManager"), authorizationRequired: false });
+    const off = check(temporalServices, {
+      ...mintaka,
+      hasIdentityManager: urn("IdentityManager"),
+      authorizationRequired: false,
+    });
     expect(off.value).not.toHaveProperty("hasIdentityManager");
   });
 });
@@ -236,33 +280,52 @@ describe("authorization registry and grant", () => {
     expect(check(authorizationRegistries, registry).ok).toBe(true);
   });
   it("require exactly three certificates, on one line each, without PEM tags", () => {
-    expect(check(authorizationRegistryGrants, { ...registryGrant, certificates: [cert, cert] }).paths).toEqual(["certificates"]);
-    expect(check(authorizationRegistryGrants, { ...registryGrant, certificates: [cert, "ab\ncd", cert] }).paths).toEqual([
-      "certificates.1",
-    ]);
     expect(
-      check(authorizationRegistryGrants, { ...registryGrant, certificates: ["-----BEGIN CERTIFICATE-----MIIB", cert, cert] }).paths,
+      check(authorizationRegistryGrants, { ...registryGrant, certificates: [cert, cert] }).paths,
+    ).toEqual(["certificates"]);
+    expect(
+      check(authorizationRegistryGrants, { ...registryGrant, certificates: [cert, "ab\ncd", cert] }).paths,
+    ).toEqual(["certificates.1"]);
+    expect(
+      check(authorizationRegistryGrants, {
+        ...registryGrant,
+        certificates: ["-----BEGIN CERTIFICATE-----MIIB", cert, cert],
+      }).paths,
     ).toEqual(["certificates.0"]);
   });
   it("refuse a private key with line breaks or tags", () => {
-    expect(check(authorizationRegistryGrants, { ...registryGrant, privateKey: "abc\ndef" }).paths).toEqual(["privateKey"]);
-    expect(check(authorizationRegistryGrants, { ...registryGrant, privateKey: "-----BEGIN PRIVATE KEY-----abc" }).paths).toEqual([
+    expect(check(authorizationRegistryGrants, { ...registryGrant, privateKey: "abc\ndef" }).paths).toEqual([
       "privateKey",
     ]);
+    expect(
+      check(authorizationRegistryGrants, { ...registryGrant, privateKey: "-----BEGIN PRIVATE KEY-----abc" })
+        .paths,
+    ).toEqual(["privateKey"]);
   });
   it("registry paths must be paths", () => {
-    expect(check(authorizationRegistries, { ...registry, delegationPath: "delegation" }).paths).toEqual(["delegationPath"]);
+    expect(check(authorizationRegistries, { ...registry, delegationPath: "delegation" }).paths).toEqual([
+      "delegationPath",
+    ]);
   });
 });
 
 describe("verifier and issuers list", () => {
-  const verifier = { name: "V", did: "did:web:verifier.example.org", scheme: "http", host: "verifier", port: 8080, implementationVersion: "6.0.0" };
+  const verifier = {
+    name: "V",
+    did: "did:web:verifier.example.org",
+    scheme: "http",
+    host: "verifier",
+    port: 8080,
+    implementationVersion: "6.0.0",
+  };
   it("checks the DID and defaults the implementation", () => {
     expect(check(vcVerifiers, verifier).value?.implementationName).toBe("fiware-vc-verifier");
     expect(check(vcVerifiers, { ...verifier, did: "web:verifier" }).paths).toEqual(["did"]);
   });
   it("requires host and port on a trusted issuers list", () => {
-    expect(check(trustedIssuersLists, { name: "T", scheme: "http", implementationVersion: "1" }).paths.sort()).toEqual(["host", "port"]);
+    expect(
+      check(trustedIssuersLists, { name: "T", scheme: "http", implementationVersion: "1" }).paths.sort(),
+    ).toEqual(["host", "port"]);
   });
 });
 

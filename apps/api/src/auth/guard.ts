@@ -35,14 +35,26 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
     const header = request.headers.authorization ?? "";
     const [scheme, token, extra] = header.split(" ");
     if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
-      throw new Problem(401, "Unauthorized", "You must be authenticated: send Authorization: Bearer <token>.");
+      throw new Problem(
+        401,
+        "Unauthorized",
+        "You must be authenticated: send Authorization: Bearer <token>.",
+      );
     }
     const session = await sessions.find(token);
-    if (!session) throw new Problem(401, "Unauthorized", "The access token is unknown or expired. Sign in again.");
+    if (!session)
+      throw new Problem(401, "Unauthorized", "The access token is unknown or expired. Sign in again.");
     request.session = session;
     request.bearer = token;
-    if (access === "permission" && !isAllowed(session.permissions, request.method, requestPath(request.url))) {
-      throw new Problem(403, "Forbidden", `You are not allowed to ${request.method} ${requestPath(request.url)}.`);
+    if (
+      access === "permission" &&
+      !isAllowed(session.permissions, request.method, requestPath(request.url))
+    ) {
+      throw new Problem(
+        403,
+        "Forbidden",
+        `You are not allowed to ${request.method} ${requestPath(request.url)}.`,
+      );
     }
   });
 }

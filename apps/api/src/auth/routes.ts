@@ -13,7 +13,11 @@ import type { Policy } from "./policy.ts";
 import type { Sessions } from "./sessions.ts";
 
 const permission = z.object({ action: z.string(), resource: z.string() });
-const tokenResponse = z.object({ token: z.string(), token_type: z.literal("Bearer"), expires_at: z.string() });
+const tokenResponse = z.object({
+  token: z.string(),
+  token_type: z.literal("Bearer"),
+  expires_at: z.string(),
+});
 
 /**
  * Login is the OAuth 2.0 authorization-code flow with PKCE and state, run by the API against the
@@ -34,15 +38,21 @@ export function registerAuthRoutes(
     return expiresAt && expiresAt < max ? expiresAt : max;
   };
 
-  api.get("/api/auth/login", { config: { access: "public" }, schema: { tags: ["auth"], summary: "Start signing in" } }, async (_req, reply) => {
-    const state = randomBytes(24).toString("base64url");
-    const codeVerifier = randomBytes(32).toString("base64url");
-    const nonce = randomBytes(16).toString("base64url");
-    await db.delete(loginRequests).where(lt(loginRequests.expiresAt, new Date()));
-    await db.insert(loginRequests).values({ state, codeVerifier, nonce, expiresAt: new Date(Date.now() + 10 * 60_000) });
-    const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
-    return reply.redirect(await provider.authorizeUrl({ state, codeChallenge, nonce, redirectUri }), 302);
-  });
+  api.get(
+    "/api/auth/login",
+    { config: { access: "public" }, schema: { tags: ["auth"], summary: "Start signing in" } },
+    async (_req, reply) => {
+      const state = randomBytes(24).toString("base64url");
+      const codeVerifier = randomBytes(32).toString("base64url");
+      const nonce = randomBytes(16).toString("base64url");
+      await db.delete(loginRequests).where(lt(loginRequests.expiresAt, new Date()));
+      await db
+        .insert(loginRequests)
+        .values({ state, codeVerifier, nonce, expiresAt: new Date(Date.now() + 10 * 60_000) });
+      const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
+      return reply.redirect(await provider.authorizeUrl({ state, codeChallenge, nonce, redirectUri }), 302);
+    },
+  );
 
   api.get(
     "/api/auth/callback",
@@ -51,12 +61,18 @@ export function registerAuthRoutes(
       schema: {
         tags: ["auth"],
         summary: "Finish signing in; redirects to the console's callbacks.authentication route",
-        querystring: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional(), error_description: z.string().optional() }),
+        querystring: z.object({
+          code: z.string().optional(),
+          state: z.string().optional(),
+          error: z.string().optional(),
+          error_description: z.string().optional(),
+        }),
       },
     },
     async (request, reply) => {
       const { code, state, error, error_description } = request.query;
-      const fail = (message: string) => reply.redirect(consoleRoute("/authentication", { error: message }), 302);
+      const fail = (message: string) =>
+        reply.redirect(consoleRoute("/authentication", { error: message }), 302);
       if (error) return fail(error_description ?? error);
       if (!code || !state) return fail("The identity manager did not return an authorization code.");
       const [pending] = await db
@@ -101,7 +117,10 @@ export function registerAuthRoutes(
 
   api.get(
     "/api/authorization/permissions",
-    { config: { access: "session" }, schema: { tags: ["auth"], summary: "The caller's permissions", response: { 200: z.array(permission) } } },
+    {
+      config: { access: "session" },
+      schema: { tags: ["auth"], summary: "The caller's permissions", response: { 200: z.array(permission) } },
+    },
     async (request) => request.session!.permissions,
   );
 
@@ -128,7 +147,11 @@ export function registerAuthRoutes(
           permissions: deps.policy.permissionsFor(user.roles),
           expiresAt: clampExpiry(),
         });
-        return { token: session.token, token_type: "Bearer" as const, expires_at: session.expiresAt.toISOString() };
+        return {
+          token: session.token,
+          token_type: "Bearer" as const,
+          expires_at: session.expiresAt.toISOString(),
+        };
       },
     );
   }

@@ -1,5 +1,12 @@
 import { eq } from "drizzle-orm";
-import { contextBrokers, identityManagerGrants, identityManagers, services, temporalServices, dataActions } from "@orrery/model";
+import {
+  contextBrokers,
+  identityManagerGrants,
+  identityManagers,
+  services,
+  temporalServices,
+  dataActions,
+} from "@orrery/model";
 import type { Config } from "../config.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
@@ -48,7 +55,12 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
     clientId: "orrery-demo-client",
     clientSecret: "change-me",
   });
-  await records.create(services, { name: "Demo service", description: "Open access to the embedded broker.", hasContextBroker: broker.item.id, authorizationRequired: false });
+  await records.create(services, {
+    name: "Demo service",
+    description: "Open access to the embedded broker.",
+    hasContextBroker: broker.item.id,
+    authorizationRequired: false,
+  });
   await records.create(services, {
     name: "Protected demo service",
     description: "The embedded broker behind an OAuth 2.0 grant.",

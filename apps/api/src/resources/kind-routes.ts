@@ -4,7 +4,12 @@ import { z } from "zod";
 import { readSchema, writeSchema, type KindDefinition } from "@orrery/model";
 import { etagOf, type Records } from "./records.ts";
 
-const problem = z.object({ type: z.string(), title: z.string(), status: z.number(), detail: z.string().optional() });
+const problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number(),
+  detail: z.string().optional(),
+});
 const params = z.object({ id: z.string() });
 const workspaceParams = z.object({ workspaceId: z.string(), id: z.string() });
 
@@ -20,15 +25,34 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   const ws = (p: unknown) => (workspaced ? (p as { workspaceId: string }).workspaceId : undefined);
   const idParams = workspaced ? workspaceParams : params;
 
-  api.get(collection, { schema: { tags, summary: `List ${kind.kind}, sorted by name`, response: { 200: z.array(read), ...errors } } }, async (request) =>
-    records.list(kind, ws(request.params)),
+  api.get(
+    collection,
+    {
+      schema: {
+        tags,
+        summary: `List ${kind.kind}, sorted by name`,
+        response: { 200: z.array(read), ...errors },
+      },
+    },
+    async (request) => records.list(kind, ws(request.params)),
   );
 
   api.post(
     collection,
-    { schema: { tags, summary: `Create one of ${kind.kind}`, body: writeSchema(kind, "create"), response: { 201: read, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: `Create one of ${kind.kind}`,
+        body: writeSchema(kind, "create"),
+        response: { 201: read, ...errors },
+      },
+    },
     async (request, reply) => {
-      const { item: created, version } = await records.create(kind, request.body as Record<string, unknown>, ws(request.params));
+      const { item: created, version } = await records.create(
+        kind,
+        request.body as Record<string, unknown>,
+        ws(request.params),
+      );
       return reply
         .code(201)
         .header("location", `${request.url.split("?")[0]}/${created.id}`)
@@ -37,10 +61,21 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
     },
   );
 
-  api.get(item, { schema: { tags, summary: `Show one of ${kind.kind}`, params: idParams, response: { 200: read, ...errors } } }, async (request, reply) => {
-    const { item: found, version } = await records.get(kind, request.params.id, ws(request.params));
-    return reply.header("etag", etagOf(version)).send(found);
-  });
+  api.get(
+    item,
+    {
+      schema: {
+        tags,
+        summary: `Show one of ${kind.kind}`,
+        params: idParams,
+        response: { 200: read, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { item: found, version } = await records.get(kind, request.params.id, ws(request.params));
+      return reply.header("etag", etagOf(version)).send(found);
+    },
+  );
 
   api.put(
     item,
@@ -54,17 +89,29 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
       },
     },
     async (request, reply) => {
-      const { item: updated, version } = await records.update(kind, request.params.id, request.body as Record<string, unknown>, {
-        ifMatch: request.headers["if-match"],
-        workspaceId: ws(request.params),
-      });
+      const { item: updated, version } = await records.update(
+        kind,
+        request.params.id,
+        request.body as Record<string, unknown>,
+        {
+          ifMatch: request.headers["if-match"],
+          workspaceId: ws(request.params),
+        },
+      );
       return reply.header("etag", etagOf(version)).send(updated);
     },
   );
 
   api.delete(
     item,
-    { schema: { tags, summary: `Delete one of ${kind.kind}; refused with 409 while other records refer to it`, params: idParams, response: { 204: z.void(), 409: problem, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: `Delete one of ${kind.kind}; refused with 409 while other records refer to it`,
+        params: idParams,
+        response: { 204: z.void(), 409: problem, ...errors },
+      },
+    },
     async (request, reply) => {
       await records.delete(kind, request.params.id, ws(request.params));
       return reply.code(204).send();

@@ -64,7 +64,11 @@ export class Records {
     return row;
   }
 
-  async get(kind: KindDefinition, id: string, workspaceId?: string): Promise<{ item: Item; version: number }> {
+  async get(
+    kind: KindDefinition,
+    id: string,
+    workspaceId?: string,
+  ): Promise<{ item: Item; version: number }> {
     const row = await this.find(kind, id, workspaceId);
     if (!row) throw notFound(id);
     return { item: toItem(kind, row), version: row.version };
@@ -77,13 +81,24 @@ export class Records {
     return stored === undefined ? undefined : this.cipher.decrypt(stored);
   }
 
-  async create(kind: KindDefinition, input: Data, workspaceId?: string): Promise<{ item: Item; version: number }> {
+  async create(
+    kind: KindDefinition,
+    input: Data,
+    workspaceId?: string,
+  ): Promise<{ item: Item; version: number }> {
     const { data, secrets } = this.split(kind, input, {});
     return this.db.transaction(async (tx) => {
       await this.checkReferences(tx, kind, data);
       const [row] = await tx
         .insert(records)
-        .values({ id: newId(kind), kind: kind.kind, workspaceId, name: String(data.name ?? ""), data, secrets })
+        .values({
+          id: newId(kind),
+          kind: kind.kind,
+          workspaceId,
+          name: String(data.name ?? ""),
+          data,
+          secrets,
+        })
         .returning();
       return { item: toItem(kind, row!), version: row!.version };
     });
@@ -102,20 +117,40 @@ export class Records {
         .where(and(this.scope(kind, options.workspaceId), eq(records.id, id)))
         .for("update");
       if (!current) throw notFound(id);
-      if (options.ifMatch && options.ifMatch !== "*" && !options.ifMatch.split(",").map((t) => t.trim()).includes(etagOf(current.version))) {
-        throw new Problem(412, "Precondition failed", "The record was changed by someone else since you loaded it. Reload it and apply your change again.", {
-          currentETag: etagOf(current.version),
-        });
+      if (
+        options.ifMatch &&
+        options.ifMatch !== "*" &&
+        !options.ifMatch
+          .split(",")
+          .map((t) => t.trim())
+          .includes(etagOf(current.version))
+      ) {
+        throw new Problem(
+          412,
+          "Precondition failed",
+          "The record was changed by someone else since you loaded it. Reload it and apply your change again.",
+          {
+            currentETag: etagOf(current.version),
+          },
+        );
       }
       const changed = kind.fields
-        .filter((f) => f.createOnly && current.data[f.name] !== undefined && input[f.name] !== current.data[f.name])
+        .filter(
+          (f) => f.createOnly && current.data[f.name] !== undefined && input[f.name] !== current.data[f.name],
+        )
         .map((f) => ({ path: f.name, message: "cannot be changed after creation" }));
       if (changed.length) throw invalid(changed);
       const { data, secrets } = this.split(kind, input, current.secrets);
       await this.checkReferences(tx, kind, data);
       const [row] = await tx
         .update(records)
-        .set({ data, secrets, name: String(data.name ?? ""), version: current.version + 1, updatedAt: new Date() })
+        .set({
+          data,
+          secrets,
+          name: String(data.name ?? ""),
+          version: current.version + 1,
+          updatedAt: new Date(),
+        })
         .where(eq(records.id, id))
         .returning();
       return { item: toItem(kind, row!), version: row!.version };
@@ -133,9 +168,14 @@ export class Records {
       const referrers = await this.referrers(tx, kind, id);
       if (referrers.length) {
         const names = referrers.map((r) => `${r.kind} "${r.name}"`).join(", ");
-        throw new Problem(409, "The record is in use", `It cannot be deleted while these records refer to it: ${names}.`, {
-          referrers,
-        });
+        throw new Problem(
+          409,
+          "The record is in use",
+          `It cannot be deleted while these records refer to it: ${names}.`,
+          {
+            referrers,
+          },
+        );
       }
       await tx.delete(records).where(eq(records.id, id));
     });
@@ -146,7 +186,12 @@ export class Records {
     const conditions = this.kinds.flatMap((kind) =>
       referenceFields(kind)
         .filter((f) => f.kind === target.kind)
-        .map((f) => and(eq(records.kind, kind.kind), sql`${records.data} @> ${JSON.stringify({ [f.name]: id })}::jsonb`)!),
+        .map((f) =>
+          and(
+            eq(records.kind, kind.kind),
+            sql`${records.data} @> ${JSON.stringify({ [f.name]: id })}::jsonb`,
+          )!,
+        ),
     );
     if (!conditions.length) return [];
     return tx
@@ -185,11 +230,19 @@ export class Records {
       }
     }
     for (const field of kind.fields) {
-      if (field.secret && secrets[field.name] === undefined && stored[field.name] !== undefined && whenHolds(field.when, data)) {
+      if (
+        field.secret &&
+        secrets[field.name] === undefined &&
+        stored[field.name] !== undefined &&
+        whenHolds(field.when, data)
+      ) {
         secrets[field.name] = stored[field.name]!;
       }
     }
-    const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) => ({ path: f.name, message: "is required" }));
+    const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) => ({
+      path: f.name,
+      message: "is required",
+    }));
     if (missing.length) throw invalid(missing);
     return { data, secrets };
   }

@@ -50,7 +50,9 @@ const migrations: Array<{ name: string; sql: string }> = [
 ];
 
 export async function migrate(db: Database): Promise<void> {
-  await db.execute(sql`CREATE TABLE IF NOT EXISTS orrery_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await db.execute(
+    sql`CREATE TABLE IF NOT EXISTS orrery_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
   // One process migrates at a time when several start together on one PostgreSQL.
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(4242001)`);
@@ -58,7 +60,10 @@ export async function migrate(db: Database): Promise<void> {
     const applied = new Set(rowsOf<{ name: string }>(done).map((r) => r.name));
     for (const m of migrations) {
       if (applied.has(m.name)) continue;
-      for (const statement of m.sql.split(";").map((s) => s.trim()).filter(Boolean)) {
+      for (const statement of m.sql
+        .split(";")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         await tx.execute(sql.raw(statement));
       }
       await tx.execute(sql`INSERT INTO orrery_migrations (name) VALUES (${m.name})`);

@@ -49,7 +49,10 @@ export async function openTestStorage(dataDir: string): Promise<{ storage: Stora
   };
 }
 
-export async function startTestApp(env: Record<string, string> = {}, existing?: { dataDir: string }): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  existing?: { dataDir: string },
+): Promise<TestApp> {
   const dataDir = existing?.dataDir ?? mkdtempSync(join(tmpdir(), "orrery-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "debug", PORT: "0", ...env }, ["--no-demo"]);
   const { storage, drop } = await openTestStorage(dataDir);
@@ -58,7 +61,15 @@ export async function startTestApp(env: Record<string, string> = {}, existing?: 
   await built.app.ready();
   const policy = loadPolicy(config.permissionsFile);
   const tokenWith = async (permissions: Permission[]) =>
-    (await built.sessions.create({ subject: "test", username: "test", provider: "test", permissions, expiresAt: new Date(Date.now() + 3600_000) })).token;
+    (
+      await built.sessions.create({
+        subject: "test",
+        username: "test",
+        provider: "test",
+        permissions,
+        expiresAt: new Date(Date.now() + 3600_000),
+      })
+    ).token;
   return {
     ...built,
     config,
@@ -85,12 +96,17 @@ export function client(t: TestApp, token?: string) {
       headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       ...(body !== undefined ? { payload: body as object } : {}),
     });
-    let parsed: any = undefined;
+    let parsed: any;
     try {
       parsed = res.body ? JSON.parse(res.body) : undefined;
     } catch {
       parsed = res.body;
     }
-    return { status: res.statusCode, body: parsed, headers: res.headers as Record<string, unknown>, raw: res.body };
+    return {
+      status: res.statusCode,
+      body: parsed,
+      headers: res.headers as Record<string, unknown>,
+      raw: res.body,
+    };
   };
 }

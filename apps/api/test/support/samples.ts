@@ -6,23 +6,93 @@ const cert = "MIIBszCCAVmgAwIBAgIUQm9ndXNDZXJ0aWZpY2F0ZUJhc2U2NA==";
 export function samplePayload(kind: string, ref: (kind: string) => string, n = 1): Record<string, unknown> {
   switch (kind) {
     case "identity-manager-grants":
-      return { name: `Grant ${n}`, grantType: "password", clientId: "client-id", clientSecret: "s3cr3t-client", username: "alice@example.org", password: "p4ssw0rd-alice" };
+      return {
+        name: `Grant ${n}`,
+        grantType: "password",
+        clientId: "client-id",
+        clientSecret: "s3cr3t-client",
+        username: "alice@example.org",
+        password: "p4ssw0rd-alice",
+      };
     case "identity-managers":
-      return { name: `Keyrock ${n}`, scheme: "https", host: "idm.example.org", port: 443, oauth2TokenPath: "/oauth2/token", implementationName: "keyrock", implementationVersion: "8.4.0" };
+      return {
+        name: `Keyrock ${n}`,
+        scheme: "https",
+        host: "idm.example.org",
+        port: 443,
+        oauth2TokenPath: "/oauth2/token",
+        implementationName: "keyrock",
+        implementationVersion: "8.4.0",
+      };
     case "context-brokers":
-      return { name: `Broker ${n}`, scheme: "http", host: "orion", port: 1026, paginationMaxLimit: 1000, implementationName: "orion-ld", implementationVersion: "1.5.1", customHeaders: { "X-Api-Key": "k" } };
+      return {
+        name: `Broker ${n}`,
+        scheme: "http",
+        host: "orion",
+        port: 1026,
+        paginationMaxLimit: 1000,
+        implementationName: "orion-ld",
+        implementationVersion: "1.5.1",
+        customHeaders: { "X-Api-Key": "k" },
+      };
     case "services":
-      return { name: `Service ${n}`, hasContextBroker: ref("context-brokers"), authorizationRequired: true, authorizationMode: "oauth2", hasIdentityManager: ref("identity-managers"), hasIdentityManagerGrant: ref("identity-manager-grants") };
+      return {
+        name: `Service ${n}`,
+        hasContextBroker: ref("context-brokers"),
+        authorizationRequired: true,
+        authorizationMode: "oauth2",
+        hasIdentityManager: ref("identity-managers"),
+        hasIdentityManagerGrant: ref("identity-manager-grants"),
+      };
     case "temporal-services":
-      return { name: `Mintaka ${n}`, temporalServiceType: "mintaka", version: "0.7.1", scheme: "http", host: "mintaka", port: 8080 };
+      return {
+        name: `Mintaka ${n}`,
+        temporalServiceType: "mintaka",
+        version: "0.7.1",
+        scheme: "http",
+        host: "mintaka",
+        port: 8080,
+      };
     case "authorization-registry-grants":
-      return { name: `AR grant ${n}`, identifier: "EU.EORI.NLPACKETDEL", certificates: [cert, cert, cert], privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private" };
+      return {
+        name: `AR grant ${n}`,
+        identifier: "EU.EORI.NLPACKETDEL",
+        certificates: [cert, cert, cert],
+        privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private",
+      };
     case "authorization-registries":
-      return { name: `AR ${n}`, identifier: "EU.EORI.NL000000004", certificates: [cert, cert, cert], scheme: "https", host: "ar.isharetest.net", port: 443, oauth2TokenPath: "/connect/token", delegationPath: "/delegation", policyPath: "/policy", implementationName: "keyrock", implementationVersion: "8.4.0" };
+      return {
+        name: `AR ${n}`,
+        identifier: "EU.EORI.NL000000004",
+        certificates: [cert, cert, cert],
+        scheme: "https",
+        host: "ar.isharetest.net",
+        port: 443,
+        oauth2TokenPath: "/connect/token",
+        delegationPath: "/delegation",
+        policyPath: "/policy",
+        implementationName: "keyrock",
+        implementationVersion: "8.4.0",
+      };
     case "vc-verifiers":
-      return { name: `Verifier ${n}`, did: "did:web:verifier.example.org", scheme: "https", host: "verifier.example.org", port: 443, implementationName: "fiware-vc-verifier", implementationVersion: "6.0.0" };
+      return {
+        name: `Verifier ${n}`,
+        did: "did:web:verifier.example.org",
+        scheme: "https",
+        host: "verifier.example.org",
+        port: 443,
+        implementationName: "fiware-vc-verifier",
+        implementationVersion: "6.0.0",
+      };
     case "trusted-issuers-lists":
-      return { name: `TIL ${n}`, scheme: "http", host: "til", port: 8080, implementationName: "fiware-trusted-issuers-list", implementationVersion: "0.4.0" };
+      return {
+        name: `TIL ${n}`,
+        scheme: "http",
+        host: "til",
+        port: 8080,
+        implementationName: "fiware-trusted-issuers-list",
+        implementationVersion: "0.4.0",
+      };
     case "data-actions":
       return { name: `action-${n}` };
     default:
@@ -31,17 +101,42 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
 }
 
 /** Plain secret values of the samples: none may ever appear in a response or a log line. */
-export const sampleSecrets = ["s3cr3t-client", "p4ssw0rd-alice", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private"];
+export const sampleSecrets = [
+  "s3cr3t-client",
+  "p4ssw0rd-alice",
+  "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private",
+];
 
-export type Api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+export type Api = (
+  method: string,
+  url: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 
 /** Creates one record of a kind through the API, creating the records it refers to first. */
-export async function createSample(api: Api, kind: KindDefinition, all: readonly KindDefinition[], n = 1): Promise<any> {
+export async function createSample(
+  api: Api,
+  kind: KindDefinition,
+  all: readonly KindDefinition[],
+  n = 1,
+): Promise<any> {
   const refs = new Map<string, string>();
   const ref = (k: string) => refs.get(k)!;
   const needed = ["context-brokers", "identity-managers", "identity-manager-grants"];
   if (kind.kind === "services") {
-    for (const k of needed) refs.set(k, (await createSample(api, all.find((d) => d.kind === k)!, all, n)).id);
+    for (const k of needed)
+      refs.set(
+        k,
+        (
+          await createSample(
+            api,
+            all.find((d) => d.kind === k)!,
+            all,
+            n,
+          )
+        ).id,
+      );
   }
   const res = await api("POST", `/api/${kind.kind}`, samplePayload(kind.kind, ref, n));
   if (res.status !== 201) throw new Error(`creating ${kind.kind}: ${res.status} ${JSON.stringify(res.body)}`);

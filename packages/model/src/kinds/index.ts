@@ -37,4 +37,6 @@ export const platformKinds: readonly KindDefinition[] = [
   dataActions,
 ];
 
-export const kindsByName: ReadonlyMap<string, KindDefinition> = new Map(platformKinds.map((k) => [k.kind, k]));
+export const kindsByName: ReadonlyMap<string, KindDefinition> = new Map(
+  platformKinds.map((k) => [k.kind, k]),
+);

@@ -14,7 +14,13 @@ export const temporalServices = defineKind({
   fields: [
     name,
     description,
-    { name: "temporalServiceType", input: "enum", options: ["ngsi-ld", "mintaka"], required: true, createOnly: true },
+    {
+      name: "temporalServiceType",
+      input: "enum",
+      options: ["ngsi-ld", "mintaka"],
+      required: true,
+      createOnly: true,
+    },
     { name: "version", input: "text", required: true, maxLength: 50, when: mintaka },
     { name: "scheme", input: "enum", options: ["http", "https"], required: true, when: mintaka },
     { name: "disableCertificateVerification", input: "boolean", default: false, when: mintakaHttps },
@@ -23,6 +29,9 @@ export const temporalServices = defineKind({
     { ...urlPath("path"), when: mintaka },
     { name: "authorizationRequired", input: "boolean", default: false, when: mintaka },
     reference("hasIdentityManager", "identity-managers", { required: true, when: mintakaAuthorized }),
-    reference("hasIdentityManagerGrant", "identity-manager-grants", { required: true, when: mintakaAuthorized }),
+    reference("hasIdentityManagerGrant", "identity-manager-grants", {
+      required: true,
+      when: mintakaAuthorized,
+    }),
   ],
 });

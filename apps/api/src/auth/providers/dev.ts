@@ -49,41 +49,64 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ""}
  * A small OAuth 2.0 authorization server inside the API process: a login page issuing
  * authorization codes bound to a PKCE challenge. Codes are in the database like sessions.
  */
-export function devProvider(app: FastifyInstance, db: Database, policy: Policy, publicUrl: string): IdentityProvider {
+export function devProvider(
+  app: FastifyInstance,
+  db: Database,
+  policy: Policy,
+  publicUrl: string,
+): IdentityProvider {
   const loginParams = ["state", "code_challenge", "redirect_uri"] as const;
 
-  app.get("/idm/authorize", { config: { access: "public" }, schema: { hide: true } }, async (request, reply) => {
-    const q = request.query as Record<string, string>;
-    return reply.type("text/html").send(loginPage(Object.fromEntries(loginParams.map((k) => [k, q[k] ?? ""]))));
-  });
+  app.get(
+    "/idm/authorize",
+    { config: { access: "public" }, schema: { hide: true } },
+    async (request, reply) => {
+      const q = request.query as Record<string, string>;
+      return reply
+        .type("text/html")
+        .send(loginPage(Object.fromEntries(loginParams.map((k) => [k, q[k] ?? ""]))));
+    },
+  );
 
-  app.post("/idm/authorize", { config: { access: "public" }, schema: { hide: true } }, async (request, reply) => {
-    const form = (request.body ?? {}) as Record<string, string>;
-    const params = Object.fromEntries(loginParams.map((k) => [k, String(form[k] ?? "")]));
-    if (!params.redirect_uri?.startsWith(`${publicUrl}/`) || !params.code_challenge || !params.state) {
-      return reply.code(400).type("text/html").send(loginPage(params, "This sign-in link is incomplete. Start again from the console."));
-    }
-    const user = checkDemoPassword(String(form.username ?? ""), String(form.password ?? ""));
-    if (!user) return reply.code(401).type("text/html").send(loginPage(params, "Wrong username or password."));
-    const code = randomBytes(24).toString("base64url");
-    await db.insert(devAuthorizationCodes).values({
-      code,
-      username: user.username,
-      codeChallenge: params.code_challenge,
-      redirectUri: params.redirect_uri,
-      expiresAt: new Date(Date.now() + 60_000),
-    });
-    const target = new URL(params.redirect_uri);
-    target.searchParams.set("code", code);
-    target.searchParams.set("state", params.state);
-    return reply.redirect(target.toString(), 303);
-  });
+  app.post(
+    "/idm/authorize",
+    { config: { access: "public" }, schema: { hide: true } },
+    async (request, reply) => {
+      const form = (request.body ?? {}) as Record<string, string>;
+      const params = Object.fromEntries(loginParams.map((k) => [k, String(form[k] ?? "")]));
+      if (!params.redirect_uri?.startsWith(`${publicUrl}/`) || !params.code_challenge || !params.state) {
+        return reply
+          .code(400)
+          .type("text/html")
+          .send(loginPage(params, "This sign-in link is incomplete. Start again from the console."));
+      }
+      const user = checkDemoPassword(String(form.username ?? ""), String(form.password ?? ""));
+      if (!user)
+        return reply.code(401).type("text/html").send(loginPage(params, "Wrong username or password."));
+      const code = randomBytes(24).toString("base64url");
+      await db.insert(devAuthorizationCodes).values({
+        code,
+        username: user.username,
+        codeChallenge: params.code_challenge,
+        redirectUri: params.redirect_uri,
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      const target = new URL(params.redirect_uri);
+      target.searchParams.set("code", code);
+      target.searchParams.set("state", params.state);
+      return reply.redirect(target.toString(), 303);
+    },
+  );
 
   return {
     name: "dev",
     async authorizeUrl({ state, codeChallenge, redirectUri }) {
       const url = new URL(`${publicUrl}/idm/authorize`);
-      url.search = new URLSearchParams({ state, code_challenge: codeChallenge, redirect_uri: redirectUri }).toString();
+      url.search = new URLSearchParams({
+        state,
+        code_challenge: codeChallenge,
+        redirect_uri: redirectUri,
+      }).toString();
       return url.toString();
     },
     async finish({ code, codeVerifier, redirectUri }) {
@@ -96,7 +119,12 @@ export function devProvider(app: FastifyInstance, db: Database, policy: Policy, 
         throw new LoginFailed("The authorization code is invalid or expired.");
       }
       const user = demoUsers.find((u) => u.username === row.username)!;
-      return { subject: user.username, username: user.username, provider: "dev", permissions: policy.permissionsFor(user.roles) };
+      return {
+        subject: user.username,
+        username: user.username,
+        provider: "dev",
+        permissions: policy.permissionsFor(user.roles),
+      };
     },
   };
 }

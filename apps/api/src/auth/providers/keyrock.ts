@@ -33,10 +33,17 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
 
   async function rolePermissions(roleIds: string[]): Promise<Permission[]> {
     if (!roleIds.length) return [];
-    if (!settings.adminUsername) throw new LoginFailed("KEYROCK_ADMIN_USERNAME and KEYROCK_ADMIN_PASSWORD are needed to read role permissions.");
+    if (!settings.adminUsername)
+      throw new LoginFailed(
+        "KEYROCK_ADMIN_USERNAME and KEYROCK_ADMIN_PASSWORD are needed to read role permissions.",
+      );
     const login = await call(
       `${settings.url}/v1/auth/tokens`,
-      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: settings.adminUsername, password: settings.adminPassword }) },
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: settings.adminUsername, password: settings.adminPassword }),
+      },
       "the management API sign-in",
     );
     const adminToken = login.headers.get("x-subject-token");
@@ -48,8 +55,11 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
           { headers: { "x-auth-token": adminToken }, signal: AbortSignal.timeout(TIMEOUT_MS) },
         );
         if (response.status === 404) return []; // Keyrock answers an empty list with 404
-        if (!response.ok) throw new LoginFailed(`Keyrock refused the permissions of role ${roleId} (${response.status}).`);
-        const body = (await response.json()) as { role_permission_assignments?: Array<{ action?: string; resource?: string }> };
+        if (!response.ok)
+          throw new LoginFailed(`Keyrock refused the permissions of role ${roleId} (${response.status}).`);
+        const body = (await response.json()) as {
+          role_permission_assignments?: Array<{ action?: string; resource?: string }>;
+        };
         return (body.role_permission_assignments ?? []).filter((p) => p.action && p.resource) as Permission[];
       }),
     );
@@ -79,8 +89,17 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
         `${settings.url}/oauth2/token`,
         {
           method: "POST",
-          headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: codeVerifier }),
+          headers: {
+            authorization: basic,
+            "content-type": "application/x-www-form-urlencoded",
+            accept: "application/json",
+          },
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code,
+            redirect_uri: redirectUri,
+            code_verifier: codeVerifier,
+          }),
         },
         "the authorization code",
       );
@@ -91,7 +110,12 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
         { headers: { accept: "application/json" } },
         "the user information",
       );
-      const user = (await userResponse.json()) as { id?: string; username?: string; email?: string; roles?: Array<{ id: string; name: string }> };
+      const user = (await userResponse.json()) as {
+        id?: string;
+        username?: string;
+        email?: string;
+        roles?: Array<{ id: string; name: string }>;
+      };
       if (!user.id) throw new LoginFailed("Keyrock returned no user for this token.");
       return {
         subject: user.id,

@@ -5,15 +5,28 @@ import { LoginFailed, type IdentityProvider } from "./provider.ts";
 
 /** Reads a claim by dotted path (`realm_access.roles` for Keycloak). */
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
-  return path.split(".").reduce<unknown>((value, key) => (value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined), claims);
+  return path
+    .split(".")
+    .reduce<unknown>(
+      (value, key) =>
+        value && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined,
+      claims,
+    );
 }
 
 /** Any OpenID Connect provider by issuer URL; permissions come from a roles claim mapped through the policy file. */
 export async function oidcProvider(settings: Config["oidc"], policy: Policy): Promise<IdentityProvider> {
-  if (!settings.issuer || !settings.clientId) throw new Error("AUTH_PROVIDER=oidc needs OIDC_ISSUER and OIDC_CLIENT_ID");
+  if (!settings.issuer || !settings.clientId)
+    throw new Error("AUTH_PROVIDER=oidc needs OIDC_ISSUER and OIDC_CLIENT_ID");
   const issuer = new URL(settings.issuer);
   const options = issuer.protocol === "http:" ? { execute: [client.allowInsecureRequests] } : undefined;
-  const configuration = await client.discovery(issuer, settings.clientId, settings.clientSecret || undefined, undefined, options);
+  const configuration = await client.discovery(
+    issuer,
+    settings.clientId,
+    settings.clientSecret || undefined,
+    undefined,
+    options,
+  );
 
   return {
     name: "oidc",
@@ -42,7 +55,11 @@ export async function oidcProvider(settings: Config["oidc"], policy: Policy): Pr
       }
       const claims = (tokens.claims() ?? {}) as Record<string, unknown>;
       const rolesValue = claimAt(claims, settings.rolesClaim);
-      const roles = Array.isArray(rolesValue) ? rolesValue.map(String) : typeof rolesValue === "string" ? rolesValue.split(/[ ,]+/) : [];
+      const roles = Array.isArray(rolesValue)
+        ? rolesValue.map(String)
+        : typeof rolesValue === "string"
+          ? rolesValue.split(/[ ,]+/)
+          : [];
       const expiresIn = tokens.expiresIn();
       return {
         subject: String(claims.sub),

@@ -4,7 +4,12 @@ import type { Identity } from "../sessions.ts";
 export interface IdentityProvider {
   name: "dev" | "keyrock" | "oidc";
   /** Where to send the browser to sign in. */
-  authorizeUrl(request: { state: string; codeChallenge: string; nonce: string; redirectUri: string }): Promise<string>;
+  authorizeUrl(request: {
+    state: string;
+    codeChallenge: string;
+    nonce: string;
+    redirectUri: string;
+  }): Promise<string>;
   /** Exchanges the code for the user's identity and permissions. */
   finish(request: {
     code: string;
