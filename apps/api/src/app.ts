@@ -18,8 +18,16 @@ import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { Records } from "./resources/records.ts";
 import type { Storage } from "./storage/database.ts";
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  access: "public" | "session" | "permission";
+}
+
 export interface App {
   app: FastifyInstance;
+  /** Every /api route with its access level, as registered (the access tests walk it). */
+  routes: RouteEntry[];
   records: Records;
   sessions: Sessions;
 }
@@ -55,6 +63,18 @@ export async function buildApp(
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   void serializerCompiler;
   registerProblems(app);
+  const routes: RouteEntry[] = [];
+  app.addHook("onRoute", (route) => {
+    // The OpenAPI description and its browsable page are public documentation.
+    if (route.url.startsWith("/api/docs")) route.config = { ...(route.config as object), access: "public" };
+  });
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api")) return;
+    for (const method of [route.method].flat()) {
+      if (method !== "HEAD")
+        routes.push({ method, url: route.url, access: route.config?.access ?? "permission" });
+    }
+  });
   await app.register(formbody);
   await registerOpenApi(app);
 
@@ -81,5 +101,5 @@ export async function buildApp(
   }));
 
   for (const kind of kinds) registerKindRoutes(app, kind, records);
-  return { app, records, sessions };
+  return { app, routes, records, sessions };
 }

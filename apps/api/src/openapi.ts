@@ -5,9 +5,6 @@ import { jsonSchemaTransform } from "fastify-type-provider-zod";
 
 /** OpenAPI 3.1 generated from the route schemas (themselves derived from the model), at /api/docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  app.addHook("onRoute", (route) => {
-    if (route.url.startsWith("/api/docs")) route.config = { ...(route.config as object), access: "public" };
-  });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
+import { samplePayload, sampleSecrets } from "./support/samples.ts";
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+const bodies: string[] = [];
+beforeAll(async () => {
+  t = await startTestApp();
+  const call = client(t, await t.tokenFor("admin"));
+  api = async (...args: Parameters<typeof call>) => {
+    const res = await call(...args);
+    bodies.push(res.raw);
+    return res;
+  };
+});
+afterAll(() => t.close());
+
+const none = () => "";
+
+describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
+  it("shows { set: true } instead of the secret, on create, show, list and update", async () => {
+    const grant = await api(
+      "POST",
+      "/api/identity-manager-grants",
+      samplePayload("identity-manager-grants", none),
+    );
+    expect(grant.body).toMatchObject({
+      clientSecret: { set: true },
+      password: { set: true },
+      username: "alice@example.org",
+    });
+    await api("GET", `/api/identity-manager-grants/${grant.body.id}`);
+    await api("GET", "/api/identity-manager-grants");
+    const key = await api(
+      "POST",
+      "/api/authorization-registry-grants",
+      samplePayload("authorization-registry-grants", none),
+    );
+    expect(key.body.privateKey).toEqual({ set: true });
+    await api("GET", `/api/authorization-registry-grants/${key.body.id}`);
+  });
+
+  it("keeps the stored secret when an update leaves it out, and replaces it when given", async () => {
+    const created = (
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+    ).body;
+    const { clientSecret: _c, password: _p, ...rest } = samplePayload("identity-manager-grants", none);
+    const kept = await api("PUT", `/api/identity-manager-grants/${created.id}`, { ...rest, name: "Renamed" });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ clientSecret: { set: true }, password: { set: true } });
+    expect(
+      await t.records.secret(
+        (await import("@orrery/model")).identityManagerGrants,
+        created.id,
+        "clientSecret",
+      ),
+    ).toBe("s3cr3t-client");
+
+    await api("PUT", `/api/identity-manager-grants/${created.id}`, {
+      ...rest,
+      clientSecret: "rotated-secret",
+    });
+    expect(
+      await t.records.secret(
+        (await import("@orrery/model")).identityManagerGrants,
+        created.id,
+        "clientSecret",
+      ),
+    ).toBe("rotated-secret");
+  });
+
+  it("drops the password when the grant type leaves password, and then needs it again", async () => {
+    const created = (
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+    ).body;
+    const base = { name: "G", clientId: "c" };
+    const switched = await api("PUT", `/api/identity-manager-grants/${created.id}`, {
+      ...base,
+      grantType: "client_credentials",
+    });
+    expect(switched.body).not.toHaveProperty("password");
+    const back = await api("PUT", `/api/identity-manager-grants/${created.id}`, {
+      ...base,
+      grantType: "password",
+      username: "bob",
+    });
+    expect(back.status).toBe(400);
+    expect(back.body.errors).toEqual([{ path: "password", message: "is required" }]);
+  });
+
+  it("stores secrets encrypted: no plain secret in the database", async () => {
+    const rows = await t.storage.db.execute(
+      sql`SELECT data::text AS data, secrets::text AS secrets FROM records`,
+    );
+    const dump = JSON.stringify((rows as unknown as { rows: unknown[] }).rows);
+    expect(dump).toContain("v1.");
+    for (const secret of sampleSecrets) expect(dump).not.toContain(secret);
+  });
+
+  it("never puts a secret or a token in a response body or a log line", async () => {
+    const token = await t.tokenFor("admin");
+    await client(t, token)("GET", "/api/identity-manager-grants");
+    expect(bodies.length).toBeGreaterThan(5);
+    for (const secret of [...sampleSecrets, "rotated-secret"]) {
+      for (const body of bodies) expect(body).not.toContain(secret);
+    }
+    const logs = t.logs.join("");
+    expect(logs).toContain("incoming request");
+    for (const secret of [...sampleSecrets, "rotated-secret", token]) expect(logs).not.toContain(secret);
+  });
+});
