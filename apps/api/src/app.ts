@@ -12,7 +12,9 @@ import { registerAuthRoutes } from "./auth/routes.ts";
 import { Sessions } from "./auth/sessions.ts";
 import { createCipher, loadKey } from "./cipher.ts";
 import type { Config } from "./config.ts";
+import { registerConsole } from "./console.ts";
 import { registerOpenApi } from "./openapi.ts";
+import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
 import { registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -101,5 +103,7 @@ export async function buildApp(
   }));
 
   for (const kind of kinds) registerKindRoutes(app, kind, records);
+  registerAuthorizationRegistryProxies(app);
+  await registerConsole(app, config);
   return { app, routes, records, sessions };
 }

@@ -4,6 +4,26 @@ import { LoginFailed, type IdentityProvider } from "./provider.ts";
 
 const TIMEOUT_MS = 10_000;
 
+/** An entry of role_permission_assignments; internal and XACML permissions have no action or resource. */
+interface Assignment {
+  action?: string | null;
+  resource?: string | null;
+  is_regex?: boolean | number | null;
+}
+
+/**
+ * Keyrock matches a permission not flagged is_regex by string equality with the path. Orrery's
+ * matcher reads every resource as an unanchored pattern, so such a resource would grant every path
+ * containing it ("/api/context-brokers/1" would also grant ".../10"): anchor and escape it.
+ * When Keyrock leaves the flag out the resource is taken as a pattern, as the original console did.
+ */
+function asPattern(resource: string, isRegex: Assignment["is_regex"]): string {
+  // MySQL-backed Keyrock may answer the flag as 0/1.
+  return isRegex === false || isRegex === 0
+    ? `^${resource.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`
+    : resource;
+}
+
 async function call(url: string, init: RequestInit, what: string): Promise<Response> {
   let response: Response;
   try {
@@ -58,15 +78,17 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
         if (!response.ok)
           throw new LoginFailed(`Keyrock refused the permissions of role ${roleId} (${response.status}).`);
         const body = (await response.json()) as {
-          role_permission_assignments?: Array<{ action?: string; resource?: string }>;
+          role_permission_assignments?: Assignment[];
         };
-        return (body.role_permission_assignments ?? []).filter((p) => p.action && p.resource) as Permission[];
+        return (body.role_permission_assignments ?? []).filter(
+          (p): p is Assignment & Permission => !!p.action && !!p.resource,
+        );
       }),
     );
     const seen = new Set<string>();
     return lists
       .flat()
-      .map((p) => ({ action: p.action.toUpperCase(), resource: p.resource }))
+      .map((p) => ({ action: p.action.toUpperCase(), resource: asPattern(p.resource, p.is_regex) }))
       .filter((p) => !seen.has(`${p.action} ${p.resource}`) && seen.add(`${p.action} ${p.resource}`));
   }
 

@@ -1,0 +1,83 @@
+import { Container, Nav, Navbar, NavDropdown } from "react-bootstrap";
+import { Link, NavLink, useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { platformKinds } from "@orrery/model";
+import { call } from "../api.ts";
+import { useCan, useConsoleConfig } from "../permissions.ts";
+import { kindRoute, routeTo } from "../routes.ts";
+import { setSession } from "../session.ts";
+import { useOpenWorkspaces } from "../workspaces/openWorkspaces.ts";
+import { LanguageFlags } from "./Flags.tsx";
+
+/** Administration menu order of the spec; data actions have no menu entry. */
+const administration = ["services", "temporal-services", "context-brokers", "identity-managers", "identity-manager-grants", "authorization-registries", "authorization-registry-grants", "vc-verifiers", "trusted-issuers-lists"];
+
+export function TopBar() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const trustModule = useConsoleConfig().data?.trustModule ?? true;
+  const navigate = useNavigate();
+  const openWorkspaces = useOpenWorkspaces();
+  const adminKinds = administration
+    .map((name) => platformKinds.find((k) => k.kind === name)!)
+    .filter((k) => (trustModule || !k.trustModule) && can.index(k));
+
+  const signOut = async () => {
+    await call("/auth/logout", { method: "POST" }).catch(() => undefined);
+    setSession(null);
+    navigate(routeTo("authentication"));
+  };
+
+  return (
+    <header>
+      <Navbar bg="dark" data-bs-theme="dark" expand="lg" aria-label={t("app.mainNavigation")}>
+        <Container fluid>
+          <Navbar.Brand as={Link} to={routeTo("workspaces.index")}>
+            ◎ {t("app.brand")}
+          </Navbar.Brand>
+          <Navbar.Toggle aria-controls="main-nav" aria-label={t("app.toggleNavigation")} />
+          <Navbar.Collapse id="main-nav">
+            <Nav className="me-auto">
+              <Nav.Link as={NavLink} to={routeTo("workspaces.index")}>
+                {t("app.workspaces")}
+              </Nav.Link>
+              {trustModule && !can.showroom && can.registryTool && (
+                <NavDropdown title={t("app.tools")} id="tools-menu">
+                  <NavDropdown.Item as={Link} to={routeTo("tools.authorizationRegistries.home")}>
+                    {t("tools.authorizationRegistries.title")}
+                  </NavDropdown.Item>
+                </NavDropdown>
+              )}
+              {!can.showroom && adminKinds.length > 0 && (
+                <NavDropdown title={t("app.administration")} id="administration-menu">
+                  {adminKinds.map((kind) => (
+                    <NavDropdown.Item key={kind.kind} as={Link} to={kindRoute(kind, "index")}>
+                      {t(`kinds.${kind.kind}.many`)}
+                    </NavDropdown.Item>
+                  ))}
+                </NavDropdown>
+              )}
+            </Nav>
+            <div className="d-flex align-items-center gap-2 py-2 py-lg-0">
+              <LanguageFlags />
+              <button type="button" className="btn btn-sm btn-outline-light" onClick={signOut}>
+                {t("app.signOut")}
+              </button>
+            </div>
+          </Navbar.Collapse>
+        </Container>
+      </Navbar>
+      {openWorkspaces.length > 0 && (
+        <Nav variant="pills" className="bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap" aria-label={t("app.openWorkspaces")}>
+          {openWorkspaces.map((ws) => (
+            <Nav.Item key={ws.id}>
+              <Nav.Link as={NavLink} to={routeTo("workspace", { workspaceId: ws.id })} className="py-1 text-nowrap">
+                {ws.name}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import { Alert, Card } from "react-bootstrap";
+import { useLocation, useSearchParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { loginUrl } from "../session.ts";
+
+/** authentication: the continue link to the identity manager, and why the user is here. */
+export function AuthenticationPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const error = params.get("error");
+  const redirected = (location.state as { from?: string } | null)?.from;
+  return (
+    <div className="d-flex justify-content-center pt-5">
+      <Card style={{ maxWidth: "28rem", width: "100%" }}>
+        <Card.Body className="p-4">
+          <h1 className="h4 mb-3">{t("auth.title")}</h1>
+          {error && <Alert variant="danger">{t("auth.failed", { message: error })}</Alert>}
+          {redirected && !error && <Alert variant="warning">{t("auth.mustAuthenticate")}</Alert>}
+          <p>{t("auth.intro")}</p>
+          <a className="btn btn-primary" href={loginUrl}>
+            {t("auth.continue")}
+          </a>
+        </Card.Body>
+      </Card>
+    </div>
+  );
+}

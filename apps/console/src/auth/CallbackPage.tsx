@@ -1,0 +1,32 @@
+import { useEffect } from "react";
+import { Alert } from "react-bootstrap";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { routeTo } from "../routes.ts";
+import { setSession } from "../session.ts";
+
+/** callbacks.authentication: reads token, token_type and expires_at; ignored if one is missing. */
+export function CallbackPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const token = params.get("token");
+  const tokenType = params.get("token_type");
+  const expiresAt = Date.parse(params.get("expires_at") ?? "");
+  const complete = Boolean(token && tokenType && !Number.isNaN(expiresAt));
+  useEffect(() => {
+    if (!complete) return;
+    setSession({ token: token!, tokenType: tokenType!, expiresAt });
+    const from = sessionStorage.getItem("orrery.returnTo");
+    sessionStorage.removeItem("orrery.returnTo");
+    navigate(from && from.startsWith("/") ? from : routeTo("workspaces.index"), { replace: true });
+  }, [complete, token, tokenType, expiresAt, navigate]);
+  return complete ? (
+    <p className="p-4">{t("auth.signingIn")}</p>
+  ) : (
+    <div className="p-4">
+      <Alert variant="warning">{t("auth.callbackIgnored")}</Alert>
+      <Link to={routeTo("authentication")}>{t("auth.title")}</Link>
+    </div>
+  );
+}

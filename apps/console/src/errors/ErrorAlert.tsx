@@ -1,0 +1,29 @@
+import JsonView from "@uiw/react-json-view";
+import { Alert } from "react-bootstrap";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../api.ts";
+
+/** The spec's error alert: heading, the error title if any, and the details as a JSON tree expanded to depth 10. */
+export function ErrorAlert({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  const body = error instanceof ApiError ? error.body : { detail: (error as Error).message ?? String(error) };
+  return (
+    <Alert variant="danger" className="text-break" data-testid="error-alert">
+      <Alert.Heading as="h2" className="h6 text-uppercase">
+        {t("errors.apiReturned")}
+      </Alert.Heading>
+      {body.title && <p className="fw-semibold mb-2">{body.title}</p>}
+      <JsonView value={body as object} collapsed={10} displayDataTypes={false} enableClipboard={false} style={{ background: "transparent" }} />
+    </Alert>
+  );
+}
+
+/** A sentence that explains the statuses a user can act on. */
+export function explain(error: unknown, t: (key: string) => string): string | undefined {
+  if (!(error instanceof ApiError)) return error ? t("errors.network") : undefined;
+  if (error.status === 403) return t("errors.forbidden");
+  if (error.status === 409) return error.body.detail ?? t("errors.conflict");
+  if (error.status === 412) return t("errors.stale");
+  return error.body.detail;
+}

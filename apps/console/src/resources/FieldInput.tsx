@@ -1,0 +1,134 @@
+import { Form } from "react-bootstrap";
+import { Controller, useFormContext } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { kindsByName, type Field } from "@orrery/model";
+import { useCan } from "../permissions.ts";
+import { fieldErrorText } from "./fieldErrors.ts";
+import { HeadersEditor } from "./HeadersEditor.tsx";
+import { useList } from "./queries.ts";
+
+function ReferenceOptions({ kind: kindName }: { kind: string }) {
+  const kind = kindsByName.get(kindName)!;
+  const can = useCan();
+  const list = useList(kind, can.index(kind));
+  return (
+    <>
+      {(list.data ?? []).map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
+
+/** One form control for a field of a kind's definition, with its label and its translated error. */
+export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "create" | "update"; secretSet?: boolean }) {
+  const { t } = useTranslation();
+  const { register, control, formState } = useFormContext();
+  const rawError = formState.errors[field.name] as { type?: string; message?: string } | undefined;
+  const error = fieldErrorText(field, rawError?.type || rawError?.message ? rawError : firstNested(rawError), t);
+  const id = `field-${field.name}`;
+  const label = t(`fields.${field.name}`);
+  const required = field.required && !(field.secret && mode === "update");
+  const disabled = field.createOnly && mode === "update";
+  const feedback = error && (
+    <Form.Control.Feedback type="invalid" className="d-block" id={`${id}-error`}>
+      {error}
+    </Form.Control.Feedback>
+  );
+  const common = { id, isInvalid: !!error, "aria-describedby": error ? `${id}-error` : undefined, "aria-required": required || undefined };
+
+  if (field.input === "boolean") {
+    return (
+      <Form.Group className="mb-3">
+        <Form.Check type="switch" {...common} label={label} {...register(field.name)} />
+        {feedback}
+      </Form.Group>
+    );
+  }
+  let control_: React.ReactNode;
+  switch (field.input) {
+    case "enum":
+    case "reference":
+      control_ = (
+        <Form.Select {...common} disabled={disabled} {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}>
+          <option value="">{t("common.choose")}</option>
+          {field.input === "enum" ? (
+            field.options.map((o) => (
+              <option key={o} value={o}>
+                {t(`options.${field.name}.${o}`)}
+              </option>
+            ))
+          ) : (
+            <ReferenceOptions kind={field.kind} />
+          )}
+        </Form.Select>
+      );
+      break;
+    case "integer":
+      control_ = <Form.Control {...common} type="number" inputMode="numeric" step={1} min={field.min} max={field.max} {...register(field.name, { setValueAs: toNumber })} />;
+      break;
+    case "textarea":
+      control_ = <Form.Control {...common} as="textarea" rows={3} {...register(field.name)} />;
+      break;
+    case "headers":
+      control_ = (
+        <Controller name={field.name} control={control} render={({ field: f }) => <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />} />
+      );
+      break;
+    case "lines":
+      control_ = (
+        <div className="d-grid gap-2">
+          {Array.from({ length: field.count }, (_, i) => (
+            <Form.Control
+              key={i}
+              id={i === 0 ? id : `${id}-${i}`}
+              aria-label={t("certificates.line", { number: i + 1 })}
+              placeholder={t("certificates.line", { number: i + 1 })}
+              className="font-monospace"
+              isInvalid={!!error}
+              {...register(`${field.name}.${i}`)}
+            />
+          ))}
+        </div>
+      );
+      break;
+    default:
+      control_ = (
+        <Form.Control
+          {...common}
+          type={field.secret ? "password" : "text"}
+          autoComplete={field.secret ? "new-password" : "off"}
+          placeholder={field.secret && mode === "update" && secretSet ? "••••••••" : undefined}
+          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
+        />
+      );
+  }
+  return (
+    <Form.Group className="mb-3">
+      <Form.Label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true" className="text-danger"> *</span>}
+      </Form.Label>
+      {control_}
+      {field.secret && mode === "update" && (
+        <Form.Text>
+          {secretSet ? t("common.set") : t("common.notSet")} · {t("common.keepSecret")}
+        </Form.Text>
+      )}
+      {feedback}
+    </Form.Group>
+  );
+}
+
+/** Errors of array fields sit on their items. */
+function firstNested(error: unknown): { type?: string; message?: string } | undefined {
+  if (!error || typeof error !== "object") return undefined;
+  for (const value of Object.values(error)) {
+    if (value && typeof value === "object" && "type" in value) return value as { type?: string; message?: string };
+  }
+  return undefined;
+}

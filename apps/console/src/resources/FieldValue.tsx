@@ -1,0 +1,57 @@
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { kindsByName, type Field } from "@orrery/model";
+import { useCan } from "../permissions.ts";
+import { kindRoute } from "../routes.ts";
+import { useItem } from "./queries.ts";
+
+/** The name of a referenced record: a link with show permission, plain text without (spec section 6). */
+export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
+  const kind = kindsByName.get(kindName)!;
+  const can = useCan();
+  const allowed = can.show(kind, id);
+  const { data } = useItem(kind, id, allowed);
+  const name = data?.data.name ?? id;
+  return allowed ? <Link to={kindRoute(kind, "show", id)}>{name}</Link> : <span>{name}</span>;
+}
+
+/** One field's value as the show page and the list display it. */
+export function FieldValue({ field, value }: { field: Field; value: unknown }) {
+  const { t } = useTranslation();
+  if (field.secret) return <span>{(value as { set?: boolean })?.set ? t("common.set") : t("common.notSet")}</span>;
+  switch (field.input) {
+    case "boolean":
+      return <span>{t(value ? "common.true" : "common.false")}</span>;
+    case "enum":
+      return <span>{t(`options.${field.name}.${String(value)}`)}</span>;
+    case "reference":
+      return <ReferenceName kind={field.kind} id={String(value)} />;
+    case "headers":
+      return (
+        <table className="table table-sm mb-0">
+          <tbody>
+            {Object.entries(value as Record<string, string>).map(([name, v]) => (
+              <tr key={name}>
+                <th scope="row" className="fw-normal font-monospace">
+                  {name}
+                </th>
+                <td className="text-break">{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      );
+    case "lines":
+      return (
+        <ol className="mb-0 ps-3">
+          {(value as string[]).map((line, i) => (
+            <li key={i} className="font-monospace small text-break">
+              {line}
+            </li>
+          ))}
+        </ol>
+      );
+    default:
+      return <span className="text-break" style={{ whiteSpace: "pre-wrap" }}>{String(value)}</span>;
+  }
+}

@@ -1,0 +1,45 @@
+import { useSyncExternalStore } from "react";
+
+/** The spec's session: access token, token type and expiry. Kept in sessionStorage so a reload keeps it. */
+export interface Session {
+  token: string;
+  tokenType: string;
+  expiresAt: number;
+}
+
+const KEY = "orrery.session";
+const listeners = new Set<() => void>();
+let current: Session | null = read();
+
+function read(): Session | null {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(KEY) ?? "null") as Session | null;
+    return value && value.expiresAt > Date.now() ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function getSession(): Session | null {
+  return current;
+}
+
+export function setSession(session: Session | null): void {
+  current = session;
+  if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
+  else sessionStorage.removeItem(KEY);
+  listeners.forEach((l) => l());
+}
+
+export function useSession(): Session | null {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => current,
+  );
+}
+
+/** Where the continue link and the renewal go: the API starts the identity manager's login. */
+export const loginUrl = "/api/auth/login";

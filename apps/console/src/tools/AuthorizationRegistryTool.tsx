@@ -1,0 +1,184 @@
+import JsonView from "@uiw/react-json-view";
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
+import { useTranslation } from "react-i18next";
+import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/model";
+import { call } from "../api.ts";
+import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
+import { MessageDialog } from "../errors/Dialogs.tsx";
+import { useList, type Item } from "../resources/queries.ts";
+
+type Operation = "request-delegation" | "create-policy";
+
+/** Example bodies in the iSHARE shapes, for the user to edit. */
+function template(operation: Operation, registry?: Item, grant?: Item): unknown {
+  const policies = [
+    {
+      target: { resource: { type: "DELIVERYORDER", identifiers: ["*"], attributes: ["*"] }, actions: ["GET"] },
+      rules: [{ effect: "Permit" }],
+    },
+  ];
+  if (operation === "request-delegation") {
+    return {
+      delegationRequest: {
+        policyIssuer: registry?.identifier ?? "",
+        target: { accessSubject: grant?.identifier ?? "" },
+        policySets: [{ policies }],
+      },
+    };
+  }
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    delegationEvidence: {
+      notBefore: now,
+      notOnOrAfter: now + 365 * 24 * 3600,
+      policyIssuer: grant?.identifier ?? "",
+      target: { accessSubject: "EU.EORI.NL000000002" },
+      policySets: [{ maxDelegationDepth: 0, target: { environment: { licenses: ["ISHARE.0001"] } }, policies }],
+    },
+  };
+}
+
+/** tools.authorizationRegistries.home: delegation requests and policies through a registered registry. */
+export default function AuthorizationRegistryTool() {
+  const { t } = useTranslation();
+  const registries = useList(authorizationRegistries);
+  const grants = useList(authorizationRegistryGrants);
+  const [registryId, setRegistryId] = useState("");
+  const [grantId, setGrantId] = useState("");
+  const [dialog, setDialog] = useState<{ operation: Operation; text: string } | null>(null);
+  const [message, setMessage] = useState<{ title: string; text: string; detail?: string } | null>(null);
+  const [evidence, setEvidence] = useState<unknown>(null);
+  const registry = registries.data?.find((r) => r.id === registryId);
+  const grant = grants.data?.find((g) => g.id === grantId);
+  const tt = (key: string) => t(`tools.authorizationRegistries.${key}`);
+
+  const send = useMutation({
+    mutationFn: ({ operation, body }: { operation: Operation; body: unknown }) =>
+      call<unknown>(`/proxies/authorization-registry/${operation}`, {
+        method: "POST",
+        body,
+        query: { authorizationRegistryId: registryId, authorizationRegistryGrantId: grantId },
+      }),
+  });
+
+  const open = (operation: Operation) => setDialog({ operation, text: JSON.stringify(template(operation, registry, grant), null, 4) });
+  const submit = () => {
+    if (!dialog) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(dialog.text);
+    } catch {
+      setMessage({ title: t("common.errorTitle"), text: t("errors.jsonParsingFailed") });
+      return;
+    }
+    const { operation } = dialog;
+    setDialog(null);
+    send.mutate(
+      { operation, body },
+      {
+        onSuccess: ({ data }) => {
+          if (operation === "request-delegation") setEvidence(data);
+          else setMessage({ title: t("common.successTitle"), text: tt("policyCreated") });
+        },
+        onError: (error) =>
+          setMessage({
+            title: t("common.errorTitle"),
+            text: t(operation === "request-delegation" ? "errors.delegationRequestFailure" : "errors.policyCreationFailure"),
+            detail: explain(error, t),
+          }),
+      },
+    );
+  };
+
+  return (
+    <>
+      <Card className="mb-3">
+        <Card.Header>
+          <h1 className="h5 mb-0">{tt("title")}</h1>
+        </Card.Header>
+        <Card.Body>
+          <Row className="g-3">
+            <Col md={6}>
+              <Form.Label htmlFor="registry">{tt("chooseRegistry")}</Form.Label>
+              <Form.Select id="registry" value={registryId} onChange={(e) => setRegistryId(e.target.value)}>
+                <option value="">{t("common.choose")}</option>
+                {registries.data?.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name}
+                  </option>
+                ))}
+              </Form.Select>
+            </Col>
+            <Col md={6}>
+              <Form.Label htmlFor="grant">{tt("chooseGrant")}</Form.Label>
+              <Form.Select id="grant" value={grantId} onChange={(e) => setGrantId(e.target.value)}>
+                <option value="">{t("common.choose")}</option>
+                {grants.data?.map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
+                ))}
+              </Form.Select>
+            </Col>
+          </Row>
+        </Card.Body>
+      </Card>
+      {registryId && grantId && (
+        <Card>
+          <Card.Header className="d-flex flex-wrap gap-2 align-items-center justify-content-between">
+            <h2 className="h6 mb-0">{tt("delegation")}</h2>
+            <div className="d-flex flex-wrap gap-2">
+              <Button size="sm" onClick={() => open("request-delegation")}>
+                {tt("sendDelegationRequest")}
+              </Button>
+              <Button size="sm" variant="outline-primary" onClick={() => open("create-policy")}>
+                {tt("createPolicy")}
+              </Button>
+            </div>
+          </Card.Header>
+          <Card.Body>
+            <ErrorAlert error={send.error} />
+            {evidence ? (
+              <>
+                <h3 className="h6">{tt("result")}</h3>
+                <JsonView value={evidence as object} collapsed={10} displayDataTypes={false} />
+              </>
+            ) : (
+              <Alert variant="info" className="mb-0">
+                {tt("noRequestYet")}
+              </Alert>
+            )}
+          </Card.Body>
+        </Card>
+      )}
+      <Modal show={dialog !== null} onHide={() => setDialog(null)} size="lg" aria-labelledby="json-dialog-title">
+        <Modal.Header closeButton closeLabel={t("common.close")}>
+          <Modal.Title id="json-dialog-title" className="h5">
+            {dialog?.operation === "create-policy" ? tt("createPolicy") : tt("sendDelegationRequest")}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Label htmlFor="json-text">{dialog?.operation === "create-policy" ? tt("delegationEvidence") : tt("delegationRequest")}</Form.Label>
+          <Form.Control
+            id="json-text"
+            as="textarea"
+            rows={16}
+            className="font-monospace small"
+            value={dialog?.text ?? ""}
+            onChange={(e) => setDialog((d) => (d ? { ...d, text: e.target.value } : d))}
+            autoFocus
+          />
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setDialog(null)}>
+            {t("common.cancel")}
+          </Button>
+          <Button onClick={submit}>{dialog?.operation === "create-policy" ? tt("create") : tt("send")}</Button>
+        </Modal.Footer>
+      </Modal>
+      <MessageDialog show={message !== null} title={message?.title ?? ""} message={message?.text ?? ""} detail={message?.detail} onClose={() => setMessage(null)} />
+    </>
+  );
+}
