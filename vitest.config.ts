@@ -6,6 +6,16 @@ export default defineConfig({
     projects: [
       { test: { name: "unit", include: ["packages/*/test/**/*.test.ts"] } },
       {
+        extends: "./apps/console/vite.config.ts",
+        test: {
+          name: "console",
+          root: "./apps/console",
+          environment: "happy-dom",
+          include: ["test/**/*.test.{ts,tsx}"],
+          setupFiles: ["./test/setup.ts"],
+        },
+      },
+      {
         test: {
           name: "api",
           include: ["apps/api/test/**/*.test.ts"],

@@ -4,7 +4,12 @@ import { getSession, setSession } from "./session.ts";
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly body: { title?: string; detail?: string; errors?: Array<{ path: string; message: string }>; [k: string]: unknown },
+    readonly body: {
+      title?: string;
+      detail?: string;
+      errors?: Array<{ path: string; message: string }>;
+      [k: string]: unknown;
+    },
   ) {
     super(body.title ?? `HTTP ${status}`);
   }
@@ -23,7 +28,10 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export async function call<T>(path: string, options: CallOptions = {}): Promise<{ data: T; etag: string | null }> {
+export async function call<T>(
+  path: string,
+  options: CallOptions = {},
+): Promise<{ data: T; etag: string | null }> {
   const session = getSession();
   const url = `/api${path}${options.query ? `?${new URLSearchParams(options.query)}` : ""}`;
   const response = await fetch(url, {

@@ -26,7 +26,8 @@ export function useCan() {
     destroy: (kind: KindDefinition, id: string) => can("DELETE", `/${kind.kind}/${id}`),
     showroom: isShowroom(permissions),
     registryTool:
-      can("POST", "/proxies/authorization-registry/create-policy") || can("POST", "/proxies/authorization-registry/request-delegation"),
+      can("POST", "/proxies/authorization-registry/create-policy") ||
+      can("POST", "/proxies/authorization-registry/request-delegation"),
   };
 }
 

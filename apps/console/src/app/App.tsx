@@ -75,10 +75,26 @@ export function App() {
             }
           />
           {platformKinds.flatMap((kind) => [
-            <Route key={`${kind.kind}.index`} path={routePaths[`${kind.routeName}.index`]} element={<ListPage kind={kind} />} />,
-            <Route key={`${kind.kind}.create`} path={routePaths[`${kind.routeName}.create`]} element={<FormPage kind={kind} action="create" />} />,
-            <Route key={`${kind.kind}.show`} path={routePaths[`${kind.routeName}.show`]} element={<ShowPage kind={kind} />} />,
-            <Route key={`${kind.kind}.edit`} path={routePaths[`${kind.routeName}.edit`]} element={<FormPage kind={kind} action="edit" />} />,
+            <Route
+              key={`${kind.kind}.index`}
+              path={routePaths[`${kind.routeName}.index`]}
+              element={<ListPage kind={kind} />}
+            />,
+            <Route
+              key={`${kind.kind}.create`}
+              path={routePaths[`${kind.routeName}.create`]}
+              element={<FormPage kind={kind} action="create" />}
+            />,
+            <Route
+              key={`${kind.kind}.show`}
+              path={routePaths[`${kind.routeName}.show`]}
+              element={<ShowPage kind={kind} />}
+            />,
+            <Route
+              key={`${kind.kind}.edit`}
+              path={routePaths[`${kind.routeName}.edit`]}
+              element={<FormPage kind={kind} action="edit" />}
+            />,
           ])}
           <Route path="*" element={<NotFound />} />
         </Route>

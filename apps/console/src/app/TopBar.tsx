@@ -10,7 +10,17 @@ import { useOpenWorkspaces } from "../workspaces/openWorkspaces.ts";
 import { LanguageFlags } from "./Flags.tsx";
 
 /** Administration menu order of the spec; data actions have no menu entry. */
-const administration = ["services", "temporal-services", "context-brokers", "identity-managers", "identity-manager-grants", "authorization-registries", "authorization-registry-grants", "vc-verifiers", "trusted-issuers-lists"];
+const administration = [
+  "services",
+  "temporal-services",
+  "context-brokers",
+  "identity-managers",
+  "identity-manager-grants",
+  "authorization-registries",
+  "authorization-registry-grants",
+  "vc-verifiers",
+  "trusted-issuers-lists",
+];
 
 export function TopBar() {
   const { t } = useTranslation();
@@ -68,10 +78,18 @@ export function TopBar() {
         </Container>
       </Navbar>
       {openWorkspaces.length > 0 && (
-        <Nav variant="pills" className="bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap" aria-label={t("app.openWorkspaces")}>
+        <Nav
+          variant="pills"
+          className="bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap"
+          aria-label={t("app.openWorkspaces")}
+        >
           {openWorkspaces.map((ws) => (
             <Nav.Item key={ws.id}>
-              <Nav.Link as={NavLink} to={routeTo("workspace", { workspaceId: ws.id })} className="py-1 text-nowrap">
+              <Nav.Link
+                as={NavLink}
+                to={routeTo("workspace", { workspaceId: ws.id })}
+                className="py-1 text-nowrap"
+              >
                 {ws.name}
               </Nav.Link>
             </Nav.Item>

@@ -19,7 +19,10 @@ export function SessionExpiry() {
   }, []);
   useEffect(() => {
     if (!session) return;
-    const timer = setTimeout(() => setExpired(true), Math.max(0, session.expiresAt - Date.now() - WARNING_MS));
+    const timer = setTimeout(
+      () => setExpired(true),
+      Math.max(0, session.expiresAt - Date.now() - WARNING_MS),
+    );
     return () => clearTimeout(timer);
   }, [session]);
   const renew = () => {
@@ -28,5 +31,13 @@ export function SessionExpiry() {
     setSession(null);
     window.location.assign(loginUrl);
   };
-  return <MessageDialog show={expired} title={t("auth.sessionExpiredTitle")} message={t("auth.sessionExpired")} button={t("auth.renew")} onClose={renew} />;
+  return (
+    <MessageDialog
+      show={expired}
+      title={t("auth.sessionExpiredTitle")}
+      message={t("auth.sessionExpired")}
+      button={t("auth.renew")}
+      onClose={renew}
+    />
+  );
 }

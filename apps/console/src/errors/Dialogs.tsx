@@ -2,7 +2,14 @@ import { Button, Modal } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
 /** A message dialog (error, success, information) with one button. Focus moves into it. */
-export function MessageDialog(props: { show: boolean; title: string; message: string; detail?: string; onClose: () => void; button?: string }) {
+export function MessageDialog(props: {
+  show: boolean;
+  title: string;
+  message: string;
+  detail?: string;
+  onClose: () => void;
+  button?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Modal show={props.show} onHide={props.onClose} centered aria-labelledby="message-dialog-title">
@@ -25,7 +32,12 @@ export function MessageDialog(props: { show: boolean; title: string; message: st
 }
 
 /** The Yes/No confirmation asked before every delete. */
-export function ConfirmDialog(props: { show: boolean; message: string; onYes: () => void; onNo: () => void }) {
+export function ConfirmDialog(props: {
+  show: boolean;
+  message: string;
+  onYes: () => void;
+  onNo: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Modal show={props.show} onHide={props.onNo} centered aria-labelledby="confirm-dialog-title">

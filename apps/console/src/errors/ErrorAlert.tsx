@@ -14,7 +14,13 @@ export function ErrorAlert({ error }: { error: unknown }) {
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-2">{body.title}</p>}
-      <JsonView value={body as object} collapsed={10} displayDataTypes={false} enableClipboard={false} style={{ background: "transparent" }} />
+      <JsonView
+        value={body as object}
+        collapsed={10}
+        displayDataTypes={false}
+        enableClipboard={false}
+        style={{ background: "transparent" }}
+      />
     </Alert>
   );
 }

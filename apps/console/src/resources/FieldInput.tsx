@@ -25,11 +25,23 @@ function ReferenceOptions({ kind: kindName }: { kind: string }) {
 const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
 
 /** One form control for a field of a kind's definition, with its label and its translated error. */
-export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "create" | "update"; secretSet?: boolean }) {
+export function FieldInput({
+  field,
+  mode,
+  secretSet,
+}: {
+  field: Field;
+  mode: "create" | "update";
+  secretSet?: boolean;
+}) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
   const rawError = formState.errors[field.name] as { type?: string; message?: string } | undefined;
-  const error = fieldErrorText(field, rawError?.type || rawError?.message ? rawError : firstNested(rawError), t);
+  const error = fieldErrorText(
+    field,
+    rawError?.type || rawError?.message ? rawError : firstNested(rawError),
+    t,
+  );
   const id = `field-${field.name}`;
   const label = t(`fields.${field.name}`);
   const required = field.required && !(field.secret && mode === "update");
@@ -39,7 +51,12 @@ export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "cr
       {error}
     </Form.Control.Feedback>
   );
-  const common = { id, isInvalid: !!error, "aria-describedby": error ? `${id}-error` : undefined, "aria-required": required || undefined };
+  const common = {
+    id,
+    isInvalid: !!error,
+    "aria-describedby": error ? `${id}-error` : undefined,
+    "aria-required": required || undefined,
+  };
 
   if (field.input === "boolean") {
     return (
@@ -54,7 +71,11 @@ export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "cr
     case "enum":
     case "reference":
       control_ = (
-        <Form.Select {...common} disabled={disabled} {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}>
+        <Form.Select
+          {...common}
+          disabled={disabled}
+          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
+        >
           <option value="">{t("common.choose")}</option>
           {field.input === "enum" ? (
             field.options.map((o) => (
@@ -69,14 +90,28 @@ export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "cr
       );
       break;
     case "integer":
-      control_ = <Form.Control {...common} type="number" inputMode="numeric" step={1} min={field.min} max={field.max} {...register(field.name, { setValueAs: toNumber })} />;
+      control_ = (
+        <Form.Control
+          {...common}
+          type="number"
+          inputMode="numeric"
+          step={1}
+          min={field.min}
+          max={field.max}
+          {...register(field.name, { setValueAs: toNumber })}
+        />
+      );
       break;
     case "textarea":
       control_ = <Form.Control {...common} as="textarea" rows={3} {...register(field.name)} />;
       break;
     case "headers":
       control_ = (
-        <Controller name={field.name} control={control} render={({ field: f }) => <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />} />
+        <Controller
+          name={field.name}
+          control={control}
+          render={({ field: f }) => <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />}
+        />
       );
       break;
     case "lines":
@@ -111,7 +146,12 @@ export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "cr
     <Form.Group className="mb-3">
       <Form.Label htmlFor={id}>
         {label}
-        {required && <span aria-hidden="true" className="text-danger"> *</span>}
+        {required && (
+          <span aria-hidden="true" className="text-danger">
+            {" "}
+            *
+          </span>
+        )}
       </Form.Label>
       {control_}
       {field.secret && mode === "update" && (
@@ -128,7 +168,8 @@ export function FieldInput({ field, mode, secretSet }: { field: Field; mode: "cr
 function firstNested(error: unknown): { type?: string; message?: string } | undefined {
   if (!error || typeof error !== "object") return undefined;
   for (const value of Object.values(error)) {
-    if (value && typeof value === "object" && "type" in value) return value as { type?: string; message?: string };
+    if (value && typeof value === "object" && "type" in value)
+      return value as { type?: string; message?: string };
   }
   return undefined;
 }

@@ -18,7 +18,8 @@ export function ReferenceName({ kind: kindName, id }: { kind: string; id: string
 /** One field's value as the show page and the list display it. */
 export function FieldValue({ field, value }: { field: Field; value: unknown }) {
   const { t } = useTranslation();
-  if (field.secret) return <span>{(value as { set?: boolean })?.set ? t("common.set") : t("common.notSet")}</span>;
+  if (field.secret)
+    return <span>{(value as { set?: boolean })?.set ? t("common.set") : t("common.notSet")}</span>;
   switch (field.input) {
     case "boolean":
       return <span>{t(value ? "common.true" : "common.false")}</span>;
@@ -52,6 +53,10 @@ export function FieldValue({ field, value }: { field: Field; value: unknown }) {
         </ol>
       );
     default:
-      return <span className="text-break" style={{ whiteSpace: "pre-wrap" }}>{String(value)}</span>;
+      return (
+        <span className="text-break" style={{ whiteSpace: "pre-wrap" }}>
+          {String(value)}
+        </span>
+      );
   }
 }

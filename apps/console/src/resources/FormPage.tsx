@@ -19,7 +19,11 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const trail =
     action === "create"
       ? [{ label: k("many"), to: kindRoute(kind, "index") }, { label: t("common.create") }]
-      : [{ label: k("many"), to: kindRoute(kind, "index") }, { label: name, to: kindRoute(kind, "show", id) }, { label: t("common.edit") }];
+      : [
+          { label: k("many"), to: kindRoute(kind, "index") },
+          { label: name, to: kindRoute(kind, "show", id) },
+          { label: t("common.edit") },
+        ];
   const back = action === "create" ? kindRoute(kind, "index") : kindRoute(kind, "show", id);
   return (
     <>

@@ -3,7 +3,11 @@ import { Button, Form, InputGroup, Table } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
 /** The custom headers map: add an entry with Set (needs a name), remove entries; the map disappears when emptied. */
-export function HeadersEditor(props: { value: Record<string, string> | undefined; onChange: (value: Record<string, string> | undefined) => void; invalid?: boolean }) {
+export function HeadersEditor(props: {
+  value: Record<string, string> | undefined;
+  onChange: (value: Record<string, string> | undefined) => void;
+  invalid?: boolean;
+}) {
   const { t } = useTranslation();
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
@@ -31,7 +35,12 @@ export function HeadersEditor(props: { value: Record<string, string> | undefined
                 <td className="font-monospace">{key}</td>
                 <td className="text-break">{v}</td>
                 <td className="text-end">
-                  <Button variant="outline-danger" size="sm" onClick={() => remove(key)} aria-label={`${t("common.remove")} ${key}`}>
+                  <Button
+                    variant="outline-danger"
+                    size="sm"
+                    onClick={() => remove(key)}
+                    aria-label={`${t("common.remove")} ${key}`}
+                  >
                     ✕
                   </Button>
                 </td>
@@ -41,8 +50,20 @@ export function HeadersEditor(props: { value: Record<string, string> | undefined
         </Table>
       )}
       <InputGroup size="sm" className="flex-wrap">
-        <Form.Control id={`${id}-name`} aria-label={t("headers.name")} placeholder={t("headers.name")} value={name} onChange={(e) => setName(e.target.value)} isInvalid={props.invalid} />
-        <Form.Control aria-label={t("headers.value")} placeholder={t("headers.value")} value={value} onChange={(e) => setValue(e.target.value)} />
+        <Form.Control
+          id={`${id}-name`}
+          aria-label={t("headers.name")}
+          placeholder={t("headers.name")}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          isInvalid={props.invalid}
+        />
+        <Form.Control
+          aria-label={t("headers.value")}
+          placeholder={t("headers.value")}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
         <Button variant="outline-secondary" onClick={set} disabled={!name.trim()}>
           {t("headers.set")}
         </Button>

@@ -11,7 +11,9 @@ import { useList, type Item } from "./queries.ts";
 function Cell({ kind, column, item }: { kind: KindDefinition; column: string; item: Item }) {
   const { t } = useTranslation();
   if (column === "implementation") {
-    const name = item.implementationName ? t(`options.implementationName.${String(item.implementationName)}`) : "";
+    const name = item.implementationName
+      ? t(`options.implementationName.${String(item.implementationName)}`)
+      : "";
     return <>{`${name} ${String(item.implementationVersion ?? "")}`.trim()}</>;
   }
   const field = kind.fields.find((f) => f.name === column) as Field;
@@ -30,7 +32,12 @@ export function ListPage({ kind }: { kind: KindDefinition }) {
       <Card.Header className="d-flex align-items-center justify-content-between">
         <h1 className="h5 mb-0">{title}</h1>
         {can.store(kind) && (
-          <Link to={kindRoute(kind, "create")} className="btn btn-primary btn-sm" aria-label={`${t("common.create")}: ${t(`kinds.${kind.kind}.one`)}`} title={t("common.create")}>
+          <Link
+            to={kindRoute(kind, "create")}
+            className="btn btn-primary btn-sm"
+            aria-label={`${t("common.create")}: ${t(`kinds.${kind.kind}.one`)}`}
+            title={t("common.create")}
+          >
             +
           </Link>
         )}

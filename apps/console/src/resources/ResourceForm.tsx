@@ -17,7 +17,12 @@ type Values = Record<string, unknown>;
  * shouldUnregister their values go too: that is the spec's clearing rules, read from the model.
  * The same zod schema as the API validates before anything is sent.
  */
-export function ResourceForm(props: { kind: KindDefinition; item?: Item; etag?: string | null; onSaved: (item: Item) => void }) {
+export function ResourceForm(props: {
+  kind: KindDefinition;
+  item?: Item;
+  etag?: string | null;
+  onSaved: (item: Item) => void;
+}) {
   const { kind, item } = props;
   const { t } = useTranslation();
   const mode = item ? "update" : "create";
@@ -48,7 +53,8 @@ export function ResourceForm(props: { kind: KindDefinition; item?: Item; etag?: 
           if (error instanceof ApiError && error.status === 400) {
             for (const e of error.body.errors ?? []) {
               const name = e.path.split(".")[0]!;
-              if (kind.fields.some((f) => f.name === name)) form.setError(name, { type: "server", message: e.message });
+              if (kind.fields.some((f) => f.name === name))
+                form.setError(name, { type: "server", message: e.message });
             }
           }
           setFailed(true);
@@ -74,7 +80,9 @@ export function ResourceForm(props: { kind: KindDefinition; item?: Item; etag?: 
       <MessageDialog
         show={failed}
         title={t("common.errorTitle")}
-        message={t(mode === "create" ? "operations.creationFailed" : "operations.updateFailed", { of: t(`kinds.${kind.kind}.of`) })}
+        message={t(mode === "create" ? "operations.creationFailed" : "operations.updateFailed", {
+          of: t(`kinds.${kind.kind}.of`),
+        })}
         detail={explain(save.error, t)}
         onClose={() => setFailed(false)}
       />

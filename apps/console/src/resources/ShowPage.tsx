@@ -27,23 +27,37 @@ export function ShowPage({ kind }: { kind: KindDefinition }) {
 
   const onDelete = () => {
     setConfirming(false);
-    remove.mutate(id, { onSuccess: () => navigate(kindRoute(kind, "index")), onError: () => setFailed(true) });
+    remove.mutate(id, {
+      onSuccess: () => navigate(kindRoute(kind, "index")),
+      onError: () => setFailed(true),
+    });
   };
 
   return (
     <>
-      <Breadcrumbs trail={[{ label: k("many"), to: kindRoute(kind, "index") }, { label: data?.name ?? id }]} />
+      <Breadcrumbs
+        trail={[{ label: k("many"), to: kindRoute(kind, "index") }, { label: data?.name ?? id }]}
+      />
       <Card>
         <Card.Header className="d-flex align-items-center justify-content-between gap-2">
           <h1 className="h5 mb-0 text-break">{data?.name ?? k("one")}</h1>
           <div className="d-flex gap-2">
             {data && can.update(kind, id) && (
-              <Link to={kindRoute(kind, "edit", id)} className="btn btn-outline-primary btn-sm" title={t("common.edit")}>
+              <Link
+                to={kindRoute(kind, "edit", id)}
+                className="btn btn-outline-primary btn-sm"
+                title={t("common.edit")}
+              >
                 <PencilIcon /> <span className="visually-hidden-sm">{t("common.edit")}</span>
               </Link>
             )}
             {data && can.destroy(kind, id) && (
-              <Button variant="outline-danger" size="sm" onClick={() => setConfirming(true)} title={t("common.delete")}>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                onClick={() => setConfirming(true)}
+                title={t("common.delete")}
+              >
                 <TrashIcon /> <span className="visually-hidden-sm">{t("common.delete")}</span>
               </Button>
             )}
@@ -71,7 +85,12 @@ export function ShowPage({ kind }: { kind: KindDefinition }) {
           )}
         </Card.Body>
       </Card>
-      <ConfirmDialog show={confirming} message={t("operations.confirmDelete", { this: k("this") })} onYes={onDelete} onNo={() => setConfirming(false)} />
+      <ConfirmDialog
+        show={confirming}
+        message={t("operations.confirmDelete", { this: k("this") })}
+        onYes={onDelete}
+        onNo={() => setConfirming(false)}
+      />
       <MessageDialog
         show={failed}
         title={t("common.errorTitle")}

@@ -2,7 +2,11 @@ import type { Field } from "@orrery/model";
 import type { TFunction } from "i18next";
 
 /** Translates a validation issue (zod's code, or a server message) into the user's language. */
-export function fieldErrorText(field: Field, error: { type?: string; message?: string } | undefined, t: TFunction): string | undefined {
+export function fieldErrorText(
+  field: Field,
+  error: { type?: string; message?: string } | undefined,
+  t: TFunction,
+): string | undefined {
   if (!error) return undefined;
   const numeric = field.input === "integer";
   switch (error.type) {
@@ -14,7 +18,9 @@ export function fieldErrorText(field: Field, error: { type?: string; message?: s
       return "format" in field && field.format ? t(`formats.${field.format}`) : t("validation.invalid");
     case "too_big":
       if (field.input === "lines") return t("validation.count", { count: field.count });
-      return numeric ? t("validation.tooBig", { maximum: field.max }) : t("validation.tooLong", { maximum: "maxLength" in field ? field.maxLength : "" });
+      return numeric
+        ? t("validation.tooBig", { maximum: field.max })
+        : t("validation.tooLong", { maximum: "maxLength" in field ? field.maxLength : "" });
     case "too_small":
       if (field.input === "lines") return t("validation.count", { count: field.count });
       return numeric ? t("validation.tooSmall", { minimum: field.min }) : t("validation.required");

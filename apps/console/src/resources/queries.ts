@@ -14,7 +14,11 @@ export const recordKeys = {
 };
 
 export function useList(kind: KindDefinition, enabled = true) {
-  return useQuery({ queryKey: recordKeys.list(kind.kind), queryFn: () => get<Item[]>(`/${kind.kind}`), enabled });
+  return useQuery({
+    queryKey: recordKeys.list(kind.kind),
+    queryFn: () => get<Item[]>(`/${kind.kind}`),
+    enabled,
+  });
 }
 
 export function useItem(kind: KindDefinition, id: string | undefined, enabled = true) {

@@ -15,7 +15,10 @@ type Operation = "request-delegation" | "create-policy";
 function template(operation: Operation, registry?: Item, grant?: Item): unknown {
   const policies = [
     {
-      target: { resource: { type: "DELIVERYORDER", identifiers: ["*"], attributes: ["*"] }, actions: ["GET"] },
+      target: {
+        resource: { type: "DELIVERYORDER", identifiers: ["*"], attributes: ["*"] },
+        actions: ["GET"],
+      },
       rules: [{ effect: "Permit" }],
     },
   ];
@@ -35,7 +38,9 @@ function template(operation: Operation, registry?: Item, grant?: Item): unknown 
       notOnOrAfter: now + 365 * 24 * 3600,
       policyIssuer: grant?.identifier ?? "",
       target: { accessSubject: "EU.EORI.NL000000002" },
-      policySets: [{ maxDelegationDepth: 0, target: { environment: { licenses: ["ISHARE.0001"] } }, policies }],
+      policySets: [
+        { maxDelegationDepth: 0, target: { environment: { licenses: ["ISHARE.0001"] } }, policies },
+      ],
     },
   };
 }
@@ -63,7 +68,8 @@ export default function AuthorizationRegistryTool() {
       }),
   });
 
-  const open = (operation: Operation) => setDialog({ operation, text: JSON.stringify(template(operation, registry, grant), null, 4) });
+  const open = (operation: Operation) =>
+    setDialog({ operation, text: JSON.stringify(template(operation, registry, grant), null, 4) });
   const submit = () => {
     if (!dialog) return;
     let body: unknown;
@@ -85,7 +91,11 @@ export default function AuthorizationRegistryTool() {
         onError: (error) =>
           setMessage({
             title: t("common.errorTitle"),
-            text: t(operation === "request-delegation" ? "errors.delegationRequestFailure" : "errors.policyCreationFailure"),
+            text: t(
+              operation === "request-delegation"
+                ? "errors.delegationRequestFailure"
+                : "errors.policyCreationFailure",
+            ),
             detail: explain(error, t),
           }),
       },
@@ -153,14 +163,21 @@ export default function AuthorizationRegistryTool() {
           </Card.Body>
         </Card>
       )}
-      <Modal show={dialog !== null} onHide={() => setDialog(null)} size="lg" aria-labelledby="json-dialog-title">
+      <Modal
+        show={dialog !== null}
+        onHide={() => setDialog(null)}
+        size="lg"
+        aria-labelledby="json-dialog-title"
+      >
         <Modal.Header closeButton closeLabel={t("common.close")}>
           <Modal.Title id="json-dialog-title" className="h5">
             {dialog?.operation === "create-policy" ? tt("createPolicy") : tt("sendDelegationRequest")}
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Label htmlFor="json-text">{dialog?.operation === "create-policy" ? tt("delegationEvidence") : tt("delegationRequest")}</Form.Label>
+          <Form.Label htmlFor="json-text">
+            {dialog?.operation === "create-policy" ? tt("delegationEvidence") : tt("delegationRequest")}
+          </Form.Label>
           <Form.Control
             id="json-text"
             as="textarea"
@@ -175,10 +192,18 @@ export default function AuthorizationRegistryTool() {
           <Button variant="secondary" onClick={() => setDialog(null)}>
             {t("common.cancel")}
           </Button>
-          <Button onClick={submit}>{dialog?.operation === "create-policy" ? tt("create") : tt("send")}</Button>
+          <Button onClick={submit}>
+            {dialog?.operation === "create-policy" ? tt("create") : tt("send")}
+          </Button>
         </Modal.Footer>
       </Modal>
-      <MessageDialog show={message !== null} title={message?.title ?? ""} message={message?.text ?? ""} detail={message?.detail} onClose={() => setMessage(null)} />
+      <MessageDialog
+        show={message !== null}
+        title={message?.title ?? ""}
+        message={message?.text ?? ""}
+        detail={message?.detail}
+        onClose={() => setMessage(null)}
+      />
     </>
   );
 }
