@@ -7,6 +7,13 @@ import { fieldErrorText } from "./fieldErrors.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
 import { useList } from "./queries.ts";
 
+/** Options of a reference select; the select is keyed on their number so a stored value shows once they arrive. */
+function useReferenceOptions(kindName: string | undefined) {
+  const kind = kindName ? kindsByName.get(kindName) : undefined;
+  const can = useCan();
+  return useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind)).data?.length ?? 0;
+}
+
 function ReferenceOptions({ kind: kindName }: { kind: string }) {
   const kind = kindsByName.get(kindName)!;
   const can = useCan();
@@ -36,6 +43,7 @@ export function FieldInput({
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
+  const optionCount = useReferenceOptions(field.input === "reference" ? field.kind : undefined);
   const rawError = formState.errors[field.name] as { type?: string; message?: string } | undefined;
   const error = fieldErrorText(
     field,
@@ -70,23 +78,35 @@ export function FieldInput({
   switch (field.input) {
     case "enum":
     case "reference":
+      // Controlled, so that a stored reference shows once its options have loaded.
       control_ = (
-        <Form.Select
-          {...common}
-          disabled={disabled}
-          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
-        >
-          <option value="">{t("common.choose")}</option>
-          {field.input === "enum" ? (
-            field.options.map((o) => (
-              <option key={o} value={o}>
-                {t(`options.${field.name}.${o}`)}
-              </option>
-            ))
-          ) : (
-            <ReferenceOptions kind={field.kind} />
+        <Controller
+          name={field.name}
+          control={control}
+          render={({ field: f }) => (
+            <Form.Select
+              key={optionCount}
+              {...common}
+              disabled={disabled}
+              name={f.name}
+              ref={f.ref}
+              onBlur={f.onBlur}
+              value={(f.value as string) ?? ""}
+              onChange={(e) => f.onChange(e.target.value === "" ? undefined : e.target.value)}
+            >
+              <option value="">{t("common.choose")}</option>
+              {field.input === "enum" ? (
+                field.options.map((o) => (
+                  <option key={o} value={o}>
+                    {t(`options.${field.name}.${o}`)}
+                  </option>
+                ))
+              ) : (
+                <ReferenceOptions kind={field.kind} />
+              )}
+            </Form.Select>
           )}
-        </Form.Select>
+        />
       );
       break;
     case "integer":

@@ -3,15 +3,17 @@ import { useTranslation } from "react-i18next";
 import { kindsByName, type Field } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { kindRoute } from "../routes.ts";
-import { useItem } from "./queries.ts";
+import { useItem, useList } from "./queries.ts";
 
 /** The name of a referenced record: a link with show permission, plain text without (spec section 6). */
 export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
   const kind = kindsByName.get(kindName)!;
   const can = useCan();
   const allowed = can.show(kind, id);
-  const { data } = useItem(kind, id, allowed);
-  const name = data?.data.name ?? id;
+  // The list (cached, shared by every row) names it when the user may list the kind; otherwise the item.
+  const listed = useList(kind, can.index(kind)).data?.find((item) => item.id === id);
+  const { data } = useItem(kind, id, allowed && !can.index(kind));
+  const name = listed?.name ?? data?.data.name ?? id;
   return allowed ? <Link to={kindRoute(kind, "show", id)}>{name}</Link> : <span>{name}</span>;
 }
 

@@ -34,7 +34,9 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
       <Card>
         <Card.Header>
           <h1 className="h5 mb-0">
-            {action === "create" ? `${t("common.create")}: ${k("one")}` : `${t("common.edit")}: ${name}`}
+            {action === "create"
+              ? t("common.createTitle", { kind: k("one") })
+              : t("common.editTitle", { name })}
           </h1>
         </Card.Header>
         <Card.Body>

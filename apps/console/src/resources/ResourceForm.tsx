@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Button, Form } from "react-bootstrap";
 import { FormProvider, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -13,8 +13,8 @@ import { useSave, type Item } from "./queries.ts";
 type Values = Record<string, unknown>;
 
 /**
- * The one form of every kind. Fields whose `when` no longer holds are unmounted, and with
- * shouldUnregister their values go too: that is the spec's clearing rules, read from the model.
+ * The one form of every kind. A field whose `when` stops holding is hidden and its value cleared,
+ * so that it comes back empty (or at its default): the spec's clearing rules, read from the model.
  * The same zod schema as the API validates before anything is sent.
  */
 export function ResourceForm(props: {
@@ -38,11 +38,20 @@ export function ResourceForm(props: {
   const form = useForm<Values>({
     defaultValues,
     resolver: zodResolver(writeSchema(kind, mode) as never) as unknown as Resolver<Values>,
-    shouldUnregister: true,
   });
   const save = useSave(kind);
   const [failed, setFailed] = useState(false);
   const current = normalize(kind, form.watch()) as Values;
+  const visible = kind.fields.filter((field) => whenHolds(field.when, current));
+  const visibleNames = visible.map((f) => f.name).join(",");
+  const previous = useRef(visibleNames);
+  useEffect(() => {
+    const before = previous.current.split(",");
+    previous.current = visibleNames;
+    // Forget the stored value too, so that a field shown again starts empty (or at its default).
+    for (const name of before)
+      if (!visibleNames.split(",").includes(name)) form.resetField(name, { defaultValue: null });
+  }, [visibleNames, form]);
 
   const submit = form.handleSubmit((body) =>
     save.mutate(
@@ -68,11 +77,9 @@ export function ResourceForm(props: {
     <FormProvider {...form}>
       <ErrorAlert error={save.error} />
       <Form noValidate onSubmit={submit}>
-        {kind.fields
-          .filter((field) => whenHolds(field.when, current))
-          .map((field) => (
-            <FieldInput key={field.name} field={field} mode={mode} secretSet={secretSet(field.name)} />
-          ))}
+        {visible.map((field) => (
+          <FieldInput key={field.name} field={field} mode={mode} secretSet={secretSet(field.name)} />
+        ))}
         <Button type="submit" disabled={save.isPending}>
           {mode === "create" ? t("common.create") : t("common.save")}
         </Button>

@@ -1,0 +1,226 @@
+import { expect, test, type Page } from "@playwright/test";
+import { platformKinds, whenHolds, type KindDefinition } from "@orrery/model";
+import { en, label, signIn } from "./support.ts";
+
+const cert = "MIIBszCCAVmgAwIBAgIUQm9ndXNDZXJ0aWZpY2F0ZUJhc2U2NA==";
+
+/** What a user types for each kind; references name records of the demo data. */
+const samples: Record<string, Record<string, unknown>> = {
+  "identity-manager-grants": {
+    name: "E2E grant",
+    grantType: "password",
+    clientId: "client",
+    clientSecret: "secret",
+    username: "alice",
+    password: "pw",
+  },
+  "identity-managers": {
+    name: "E2E Keyrock",
+    scheme: "https",
+    host: "idm.example.org",
+    port: 443,
+    oauth2TokenPath: "/oauth2/token",
+    implementationName: "keyrock",
+    implementationVersion: "8.4.0",
+  },
+  "context-brokers": {
+    name: "E2E broker",
+    scheme: "http",
+    host: "orion",
+    port: 1026,
+    paginationMaxLimit: 100,
+    implementationName: "orion-ld",
+    implementationVersion: "1.5.1",
+    customHeaders: { "X-Api-Key": "k" },
+  },
+  services: {
+    name: "E2E service",
+    hasContextBroker: "Embedded broker",
+    authorizationRequired: true,
+    authorizationMode: "oauth2",
+    hasIdentityManager: "Keyrock (example)",
+    hasIdentityManagerGrant: "Orrery client credentials (example)",
+  },
+  "temporal-services": {
+    name: "E2E Mintaka",
+    temporalServiceType: "mintaka",
+    version: "0.7",
+    scheme: "https",
+    host: "mintaka",
+    port: 8080,
+  },
+  "authorization-registry-grants": {
+    name: "E2E AR grant",
+    identifier: "EU.EORI.NL1",
+    certificates: [cert, cert, cert],
+    privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+  },
+  "authorization-registries": {
+    name: "E2E AR",
+    identifier: "EU.EORI.NL4",
+    certificates: [cert, cert, cert],
+    scheme: "https",
+    host: "ar.example.org",
+    port: 443,
+    oauth2TokenPath: "/connect/token",
+    delegationPath: "/delegation",
+    policyPath: "/policy",
+    implementationName: "keyrock",
+    implementationVersion: "8.4.0",
+  },
+  "vc-verifiers": {
+    name: "E2E verifier",
+    did: "did:web:verifier.example.org",
+    scheme: "http",
+    host: "verifier",
+    port: 8080,
+    implementationName: "fiware-vc-verifier",
+    implementationVersion: "6.0.0",
+  },
+  "trusted-issuers-lists": {
+    name: "E2E TIL",
+    scheme: "http",
+    host: "til",
+    port: 8080,
+    implementationName: "fiware-trusted-issuers-list",
+    implementationVersion: "0.4.0",
+  },
+};
+
+const option = (field: string, value: string) =>
+  (en.options as Record<string, Record<string, string>>)[field]?.[value] ?? value;
+
+/** Fills a generic form field by field, in the definition's order, so that dependent fields appear as a user sees them. */
+async function fill(page: Page, kind: KindDefinition, values: Record<string, unknown>) {
+  for (const field of kind.fields) {
+    const value = values[field.name];
+    if (value === undefined || !whenHolds(field.when, values)) continue;
+    const input = page.getByLabel(label(field.name));
+    switch (field.input) {
+      case "boolean":
+        await input.setChecked(Boolean(value));
+        break;
+      case "enum":
+        await input.selectOption({ label: option(field.name, String(value)) });
+        break;
+      case "reference":
+        await input.selectOption({ label: String(value) });
+        break;
+      case "lines":
+        for (const [i, line] of (value as string[]).entries())
+          await page.getByLabel(`Certificate ${i + 1}`).fill(line);
+        break;
+      case "headers":
+        for (const [name, v] of Object.entries(value as Record<string, string>)) {
+          await page.getByLabel(en.headers.name).fill(name);
+          await page.getByLabel(en.headers.value).fill(v);
+          await page.getByRole("button", { name: en.headers.set, exact: true }).click();
+        }
+        break;
+      default:
+        await input.fill(String(value));
+    }
+  }
+}
+
+test.describe("every platform kind through the UI", () => {
+  test.beforeEach(async ({ page }) => signIn(page, "admin"));
+
+  for (const kind of platformKinds.filter((k) => samples[k.kind])) {
+    test(`${kind.kind}: create, view, edit, delete`, async ({ page }) => {
+      const names = en.kinds[kind.kind as keyof typeof en.kinds];
+      const values = samples[kind.kind]!;
+      await page.getByRole("button", { name: en.app.administration }).click();
+      await page.getByRole("link", { name: names.many, exact: true }).click();
+      await expect(page.getByRole("heading", { name: names.many })).toBeVisible();
+      await page.getByRole("link", { name: `${en.common.create}: ${names.one}` }).click();
+      await fill(page, kind, values);
+      await page.getByRole("button", { name: en.common.create, exact: true }).click();
+
+      // The show page lists what was saved; secrets only as set.
+      await expect(page.getByRole("heading", { name: String(values.name) })).toBeVisible();
+      await expect(page.locator("dl")).toContainText(String(values.name));
+      if (kind.fields.some((f) => f.secret)) await expect(page.locator("dl")).toContainText(en.common.set);
+      for (const secret of ["secret", "pw", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"]) {
+        if (Object.values(values).includes(secret))
+          await expect(page.locator("dl")).not.toContainText(secret);
+      }
+
+      await page.getByRole("link", { name: en.common.edit }).click();
+      await page.getByLabel(label("name")).fill(`${values.name} renamed`);
+      await page.getByLabel(label("description")).fill("Edited from the browser");
+      await page.getByRole("button", { name: en.common.save }).click();
+      await expect(page.getByRole("heading", { name: `${values.name} renamed` })).toBeVisible();
+      await expect(page.locator("dl")).toContainText("Edited from the browser");
+
+      await page.getByRole("button", { name: en.common.delete }).click();
+      await expect(page.getByRole("dialog")).toContainText(`Are you sure you want to delete ${names.this}?`);
+      await page.getByRole("button", { name: en.common.yes }).click();
+      await expect(page).toHaveURL(new RegExp(`/${kind.kind}$`));
+      await expect(page.getByRole("link", { name: `${values.name} renamed` })).toHaveCount(0);
+    });
+  }
+
+  test("a validation error is shown inline before anything is sent", async ({ page }) => {
+    await page.goto("/context-brokers/create");
+    let posted = false;
+    page.on("request", (r) => {
+      if (r.method() === "POST" && r.url().includes("/api/context-brokers")) posted = true;
+    });
+    await page.getByLabel(label("port")).fill("70000");
+    await page.getByRole("button", { name: en.common.create, exact: true }).click();
+    await expect(page.getByText("The value must be at most 65535.")).toBeVisible();
+    await expect(page.getByText(en.validation.required).first()).toBeVisible();
+    expect(posted).toBe(false);
+  });
+
+  test("an API error shows the alert and the catalogue dialog", async ({ page }) => {
+    await page.goto("/context-brokers");
+    await page.getByRole("link", { name: "Embedded broker" }).click();
+    await page.getByRole("button", { name: en.common.delete }).click();
+    await page.getByRole("button", { name: en.common.yes }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText("The deletion of the context broker has failed.");
+    await expect(dialog).toContainText("Demo service");
+    await dialog.getByRole("button", { name: en.common.close }).last().click();
+    await expect(page.getByTestId("error-alert")).toContainText(en.errors.apiReturned);
+    await expect(page.getByTestId("error-alert")).toContainText("The record is in use");
+  });
+
+  test("the authorization registry tool shows the server's answer", async ({ page }) => {
+    await page.goto("/authorization-registries/create");
+    await fill(
+      page,
+      platformKinds.find((k) => k.kind === "authorization-registries")!,
+      { ...samples["authorization-registries"], name: "Tool AR" },
+    );
+    await page.getByRole("button", { name: en.common.create, exact: true }).click();
+    await page.goto("/authorization-registry-grants/create");
+    await fill(
+      page,
+      platformKinds.find((k) => k.kind === "authorization-registry-grants")!,
+      { ...samples["authorization-registry-grants"], name: "Tool grant" },
+    );
+    await page.getByRole("button", { name: en.common.create, exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Tool grant" })).toBeVisible();
+
+    await page.getByRole("button", { name: en.app.tools }).click();
+    await page.getByRole("link", { name: en.tools.authorizationRegistries.title }).click();
+    await page.getByLabel(en.tools.authorizationRegistries.chooseRegistry).selectOption({ label: "Tool AR" });
+    await expect(
+      page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }),
+    ).toHaveCount(0);
+    await page.getByLabel(en.tools.authorizationRegistries.chooseGrant).selectOption({ label: "Tool grant" });
+    await expect(page.getByText(en.tools.authorizationRegistries.noRequestYet)).toBeVisible();
+    await page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }).click();
+    const text = page.getByLabel(en.tools.authorizationRegistries.delegationRequest);
+    expect(await text.inputValue()).toContain('\n    "delegationRequest": {');
+    await text.fill("{ not json");
+    await page.getByRole("button", { name: en.tools.authorizationRegistries.send }).click();
+    await expect(page.getByRole("dialog")).toContainText(en.errors.jsonParsingFailed);
+    await page.getByRole("dialog").getByRole("button", { name: en.common.close }).last().click();
+    await page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }).click();
+    await page.getByRole("button", { name: en.tools.authorizationRegistries.send }).click();
+    await expect(page.getByRole("dialog")).toContainText(en.errors.delegationRequestFailure);
+  });
+});
