@@ -22,7 +22,7 @@ export const host: Field = {
   maxLength: 253,
   pattern:
     /^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/,
-  patternMessage: "must be a host name or an IP address, without scheme, port or path",
+  format: "host",
 };
 export const port: Field = { name: "port", input: "integer", required: true, min: 0, max: 65_535 };
 
@@ -33,7 +33,7 @@ export function urlPath(fieldName: string, required = false): Field {
     required,
     maxLength: 2_000,
     pattern: /^\/[^\s]*$/,
-    patternMessage: "must start with / and contain no spaces",
+    format: "path",
   };
 }
 
@@ -55,7 +55,14 @@ export function implementation(options: readonly string[]): readonly Field[] {
       required: true,
       default: options.length === 1 ? options[0] : undefined,
     },
-    { name: "implementationVersion", input: "text", required: true, maxLength: 50, pattern: singleLine },
+    {
+      name: "implementationVersion",
+      input: "text",
+      required: true,
+      maxLength: 50,
+      pattern: singleLine,
+      format: "singleLine",
+    },
   ];
 }
 
@@ -65,13 +72,20 @@ export function reference(fieldName: string, kind: string, extra: Partial<Field>
 
 /** iSHARE party identifier and its certificate chain (registry and registry grant). */
 export const identity: readonly Field[] = [
-  { name: "identifier", input: "text", required: true, maxLength: 200, pattern: singleLine },
+  {
+    name: "identifier",
+    input: "text",
+    required: true,
+    maxLength: 200,
+    pattern: singleLine,
+    format: "singleLine",
+  },
   {
     name: "certificates",
     input: "lines",
     count: 3,
     required: true,
     pattern: noPemLines,
-    patternMessage: "each certificate must be one line of base64, without line breaks or PEM tags",
+    format: "pem",
   },
 ];

@@ -1,5 +1,6 @@
+// Zod-free: the console's first screen imports this. The zod schemas are at "@orrery/model/schema".
 export * from "./kind.ts";
-export * from "./schema.ts";
+export * from "./rules.ts";
 export * from "./permissions.ts";
 export * from "./kinds/index.ts";
 export { apiPath, itemPath, newId } from "./paths.ts";

@@ -7,7 +7,7 @@
 export type When = Record<string, string | boolean | readonly (string | boolean)[]>;
 
 export type FieldInput =
-  | { input: "text"; maxLength?: number; minLength?: number; pattern?: RegExp; patternMessage?: string }
+  | { input: "text"; maxLength?: number; minLength?: number; pattern?: RegExp; format?: Format }
   | { input: "textarea"; maxLength?: number }
   | { input: "integer"; min?: number; max?: number }
   | { input: "boolean" }
@@ -17,7 +17,17 @@ export type FieldInput =
   /** A map from HTTP header name to value, edited entry by entry. */
   | { input: "headers" }
   /** A fixed number of single-line strings (iSHARE certificate chain). */
-  | { input: "lines"; count: number; pattern?: RegExp; patternMessage?: string };
+  | { input: "lines"; count: number; pattern?: RegExp; format?: Format };
+
+/** Named formats: the API answers their English message, the console translates `formats.<name>`. */
+export const formatMessages = {
+  host: "must be a host name or an IP address, without scheme, port or path",
+  path: "must start with / and contain no spaces",
+  did: "must be a decentralised identifier such as did:web:verifier.example.org",
+  pem: "must be one line of base64, without line breaks or PEM tags",
+  singleLine: "must be a single line",
+} as const;
+export type Format = keyof typeof formatMessages;
 
 export type Field = FieldInput & {
   name: string;

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { whenHolds, type Field, type KindDefinition } from "./kind.ts";
-
-export type Record_ = Record<string, unknown>;
+import { formatMessages, type Field, type KindDefinition } from "./kind.ts";
+import { missingRequired, normalize, type Mode } from "./rules.ts";
 
 const urn = z
   .string()
@@ -15,7 +14,8 @@ function valueSchema(field: Field): z.ZodType {
         .string()
         .min(field.minLength ?? 1)
         .max(field.maxLength ?? 1_000);
-      if (field.pattern) s = s.regex(field.pattern, field.patternMessage ?? "has an invalid format");
+      if (field.pattern)
+        s = s.regex(field.pattern, field.format ? formatMessages[field.format] : "has an invalid format");
       return s;
     }
     case "textarea":
@@ -42,42 +42,14 @@ function valueSchema(field: Field): z.ZodType {
       );
     case "lines": {
       let line = z.string().min(1);
-      if (field.pattern) line = line.regex(field.pattern, field.patternMessage ?? "has an invalid format");
+      if (field.pattern)
+        line = line.regex(
+          field.pattern,
+          field.format ? formatMessages[field.format] : "has an invalid format",
+        );
       return z.array(line).length(field.count);
     }
   }
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === null || value === "") return true;
-  return typeof value === "object" && !Array.isArray(value) && Object.keys(value as object).length === 0;
-}
-
-/**
- * Applies the spec's clearing rules (section 4) as the definition states them: a field whose `when`
- * no longer holds is removed, an applicable field that is absent takes its default, and empty values
- * (description, path, an emptied header map) are dropped. The form and the API both call this.
- */
-export function normalize(kind: KindDefinition, input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
-  const out: Record_ = { ...(input as Record_) };
-  delete out.id;
-  for (const field of kind.fields) {
-    if (isEmpty(out[field.name])) delete out[field.name];
-    if (!whenHolds(field.when, out)) delete out[field.name];
-    else if (out[field.name] === undefined && field.default !== undefined) out[field.name] = field.default;
-  }
-  return out;
-}
-
-export type Mode = "create" | "update";
-
-/** The fields that apply to this payload and are required but missing. */
-export function missingRequired(kind: KindDefinition, data: Record_, mode: Mode): Field[] {
-  return kind.fields.filter(
-    (f) =>
-      f.required && whenHolds(f.when, data) && data[f.name] === undefined && !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
-  );
 }
 
 /** Write shape of a kind: what POST and PUT accept, after normalisation. */
@@ -99,12 +71,4 @@ export function readSchema(kind: KindDefinition) {
     shape[field.name] = (field.secret ? z.object({ set: z.boolean() }) : valueSchema(field)).optional();
   }
   return z.object(shape);
-}
-
-export function secretFields(kind: KindDefinition): Field[] {
-  return kind.fields.filter((f) => f.secret);
-}
-
-export function referenceFields(kind: KindDefinition): Array<Field & { input: "reference" }> {
-  return kind.fields.filter((f): f is Field & { input: "reference" } => f.input === "reference");
 }

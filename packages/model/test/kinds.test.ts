@@ -11,9 +11,9 @@ import {
   temporalServices,
   trustedIssuersLists,
   vcVerifiers,
-  writeSchema,
   type KindDefinition,
 } from "../src/index.ts";
+import { writeSchema } from "../src/schema.ts";
 
 function check(kind: KindDefinition, input: unknown, mode: "create" | "update" = "create") {
   const result = writeSchema(kind, mode).safeParse(input);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { readSchema, writeSchema, type KindDefinition } from "@orrery/model";
+import type { KindDefinition } from "@orrery/model";
+import { readSchema, writeSchema } from "@orrery/model/schema";
 import { etagOf, type Records } from "./records.ts";
 
 const problem = z.object({

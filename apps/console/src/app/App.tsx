@@ -7,7 +7,6 @@ import { platformKinds } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
-import { FormPage } from "../resources/FormPage.tsx";
 import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
 import { routePaths } from "../routes.ts";
@@ -16,6 +15,8 @@ import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
+// Forms carry react-hook-form and the zod schemas: loaded when a form opens, not on the first screen.
+const FormPage = lazy(() => import("../resources/FormPage.tsx").then((m) => ({ default: m.FormPage })));
 
 /** The spec's full-screen spinner while any save, delete or synchronise call runs. */
 function BusyOverlay() {
@@ -43,7 +44,9 @@ function Authenticated() {
       <Container as="main" fluid="lg" className="py-3" id="main">
         {/* The page is re-created whenever the full route path changes. */}
         <div key={location.pathname + location.search}>
-          <Outlet />
+          <Suspense fallback={<Spinner animation="border" size="sm" role="status" />}>
+            <Outlet />
+          </Suspense>
         </div>
       </Container>
       <SessionExpiry />
@@ -66,14 +69,7 @@ export function App() {
         <Route element={<Authenticated />}>
           <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
           <Route path={routePaths["workspaces.index"]} element={<WorkspacesPage />} />
-          <Route
-            path={routePaths["tools.authorizationRegistries.home"]}
-            element={
-              <Suspense fallback={<Spinner animation="border" size="sm" />}>
-                <RegistryTool />
-              </Suspense>
-            }
-          />
+          <Route path={routePaths["tools.authorizationRegistries.home"]} element={<RegistryTool />} />
           {platformKinds.flatMap((kind) => [
             <Route
               key={`${kind.kind}.index`}

@@ -1,7 +1,9 @@
-import JsonView from "@uiw/react-json-view";
+import { lazy, Suspense } from "react";
 import { Alert } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api.ts";
+
+const JsonView = lazy(() => import("@uiw/react-json-view"));
 
 /** The spec's error alert: heading, the error title if any, and the details as a JSON tree expanded to depth 10. */
 export function ErrorAlert({ error }: { error: unknown }) {

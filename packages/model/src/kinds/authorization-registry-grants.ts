@@ -19,7 +19,7 @@ export const authorizationRegistryGrants = defineKind({
       secret: true,
       maxLength: 20_000,
       pattern: noPemLines,
-      patternMessage: "the private key must be one line of base64, without line breaks or PEM tags",
+      format: "pem",
     },
   ],
 });

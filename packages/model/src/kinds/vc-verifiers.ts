@@ -16,7 +16,7 @@ export const vcVerifiers = defineKind({
       required: true,
       maxLength: 500,
       pattern: /^did:[a-z0-9]+:\S+$/,
-      patternMessage: "must be a decentralised identifier such as did:web:verifier.example.org",
+      format: "did",
     },
     ...address,
     ...implementation(["fiware-vc-verifier"]),

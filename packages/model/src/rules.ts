@@ -1,0 +1,43 @@
+import { whenHolds, type Field, type KindDefinition } from "./kind.ts";
+
+export type Record_ = Record<string, unknown>;
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === "") return true;
+  return typeof value === "object" && !Array.isArray(value) && Object.keys(value as object).length === 0;
+}
+
+/**
+ * Applies the spec's clearing rules (section 4) as the definition states them: a field whose `when`
+ * no longer holds is removed, an applicable field that is absent takes its default, and empty values
+ * (description, path, an emptied header map) are dropped. The form and the API both call this.
+ */
+export function normalize(kind: KindDefinition, input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  const out: Record_ = { ...(input as Record_) };
+  delete out.id;
+  for (const field of kind.fields) {
+    if (isEmpty(out[field.name])) delete out[field.name];
+    if (!whenHolds(field.when, out)) delete out[field.name];
+    else if (out[field.name] === undefined && field.default !== undefined) out[field.name] = field.default;
+  }
+  return out;
+}
+
+export type Mode = "create" | "update";
+
+/** The fields that apply to this payload and are required but missing. */
+export function missingRequired(kind: KindDefinition, data: Record_, mode: Mode): Field[] {
+  return kind.fields.filter(
+    (f) =>
+      f.required && whenHolds(f.when, data) && data[f.name] === undefined && !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
+  );
+}
+
+export function secretFields(kind: KindDefinition): Field[] {
+  return kind.fields.filter((f) => f.secret);
+}
+
+export function referenceFields(kind: KindDefinition): Array<Field & { input: "reference" }> {
+  return kind.fields.filter((f): f is Field & { input: "reference" } => f.input === "reference");
+}
