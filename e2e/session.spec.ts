@@ -80,3 +80,19 @@ test("switching to French changes every visible label, and the choice survives a
   await page.getByRole("button", { name: "Anglais" }).click();
   await expect(page.getByText(en.fields.paginationMaxLimit)).toBeVisible();
 });
+
+for (const width of [1280, 390]) {
+  test(`list, show and form pages fit ${width} px without horizontal scrolling`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await signIn(page, "admin", "/identity-managers");
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await expect(page.getByRole("link", { name: /Keyrock/ })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole("link", { name: /Keyrock/ }).click();
+    await expect(page.locator("dl")).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.goto("/context-brokers/create");
+    await expect(page.getByRole("button", { name: en.common.create, exact: true })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+  });
+}

@@ -75,8 +75,8 @@ export function ShowPage({ kind }: { kind: KindDefinition }) {
                 .filter((f) => data![f.name] !== undefined && whenHolds(f.when, data!))
                 .map((f) => (
                   <div key={f.name} className="d-contents">
-                    <dt className="col-sm-4">{t(`fields.${f.name}`)}</dt>
-                    <dd className="col-sm-8">
+                    <dt className="col-12 col-sm-4">{t(`fields.${f.name}`)}</dt>
+                    <dd className="col-12 col-sm-8">
                       <FieldValue field={f} value={data![f.name]} />
                     </dd>
                   </div>
