@@ -45,7 +45,7 @@ export async function call<T>(
     body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
   });
   const text = await response.text();
-  let body: unknown = {};
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};
   } catch {

@@ -16,13 +16,15 @@ export function ErrorAlert({ error }: { error: unknown }) {
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-2">{body.title}</p>}
-      <JsonView
-        value={body as object}
-        collapsed={10}
-        displayDataTypes={false}
-        enableClipboard={false}
-        style={{ background: "transparent" }}
-      />
+      <Suspense fallback={<pre className="small mb-0">{JSON.stringify(body, null, 4)}</pre>}>
+        <JsonView
+          value={body as object}
+          collapsed={10}
+          displayDataTypes={false}
+          enableClipboard={false}
+          style={{ background: "transparent" }}
+        />
+      </Suspense>
     </Alert>
   );
 }

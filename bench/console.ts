@@ -1,0 +1,123 @@
+/**
+ * bench/console: what the console costs a user.
+ * 1. The gzipped size of the JavaScript and CSS the first screen loads (the sign-in page, then the
+ *    context brokers list), as Chromium actually fetches them.
+ * 2. The time from opening the sign-in page to a usable context brokers list with 1,000 brokers
+ *    stored: continue, sign in at the dev identity manager, land on the list with every row shown.
+ *    Median of 5, each in a fresh browser context.
+ * Goals (issue 4): under 200 kB, under 1.5 s. Run: `npx tsx bench/console.ts` (builds the console first).
+ */
+import { execSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
+import { contextBrokers } from "@orrery/model";
+import { buildApp } from "../apps/api/src/app.ts";
+import { loadConfig } from "../apps/api/src/config.ts";
+import { openStorage } from "../apps/api/src/storage/database.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const BROKERS = 1_000;
+const RUNS = 5;
+
+execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
+const dataDir = mkdtempSync(join(tmpdir(), "orrery-bench-console-"));
+const port = 3390;
+const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }, ["--no-demo"]);
+const storage = await openStorage(config);
+const { app, records } = await buildApp(config, storage);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+try {
+  await app.listen({ port, host: "127.0.0.1" });
+  for (let i = 0; i < BROKERS; i++) {
+    await records.create(contextBrokers, {
+      name: `Broker ${String(i).padStart(4, "0")}`,
+      scheme: "http",
+      host: `broker-${i}.example.org`,
+      port: 1026,
+      paginationMaxLimit: 1000,
+      implementationName: "orion-ld",
+      implementationVersion: "1.5.1",
+    });
+  }
+  const base = `http://127.0.0.1:${port}`;
+  const timings: number[] = [];
+  const firstScreen = { js: 0, css: 0, files: [] as string[] };
+
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const assets = new Map<string, Buffer>();
+    page.on("response", async (response) => {
+      const url = response.url();
+      if (/\.(js|css)$/.test(new URL(url).pathname))
+        assets.set(url, await response.body().catch(() => Buffer.alloc(0)));
+    });
+    const start = performance.now();
+    await page.goto(`${base}/context-brokers`);
+    await page.getByRole("link", { name: "Continue" }).click();
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: `Broker ${String(BROKERS - 1).padStart(4, "0")}` }).waitFor();
+    timings.push(performance.now() - start);
+    if (run === 0) {
+      for (const [url, body] of assets) {
+        const size = gzipSync(body).length;
+        if (url.endsWith(".css")) firstScreen.css += size;
+        else firstScreen.js += size;
+        firstScreen.files.push(`${new URL(url).pathname} ${(size / 1024).toFixed(1)} kB`);
+      }
+    }
+    await context.close();
+  }
+
+  timings.sort((a, b) => a - b);
+  const median = timings[Math.floor(timings.length / 2)]!;
+  const kB = (n: number) => Math.round((n / 1024) * 10) / 10;
+  const result = {
+    date: new Date().toISOString(),
+    node: process.version,
+    brokers: BROKERS,
+    firstScreenGzipKB: {
+      js: kB(firstScreen.js),
+      css: kB(firstScreen.css),
+      total: kB(firstScreen.js + firstScreen.css),
+      files: firstScreen.files,
+    },
+    signInToUsableListMs: { median: Math.round(median), runs: timings.map(Math.round) },
+    goals: {
+      firstScreenJsUnder200KB: firstScreen.js / 1024 < 200,
+      signInToListUnder1500Ms: median < 1500,
+    },
+  };
+  console.log(`\nconsole bench (${BROKERS} context brokers, Chromium, median of ${RUNS})`);
+  console.log(
+    `  first screen, gzipped: JS ${result.firstScreenGzipKB.js} kB + CSS ${result.firstScreenGzipKB.css} kB = ${result.firstScreenGzipKB.total} kB (goal: JS under 200 kB: ${result.goals.firstScreenJsUnder200KB ? "met" : "NOT met"})`,
+  );
+  for (const f of firstScreen.files) console.log(`    ${f}`);
+  console.log(
+    `  sign-in page to usable list: median ${result.signInToUsableListMs.median} ms, runs ${result.signInToUsableListMs.runs.join(", ")} (goal under 1500 ms: ${result.goals.signInToListUnder1500Ms ? "met" : "NOT met"})`,
+  );
+  mkdirSync(join(root, "bench/results"), { recursive: true });
+  writeFileSync(join(root, "bench/results/console.json"), JSON.stringify(result, null, 2) + "\n");
+} finally {
+  await browser.close();
+  await app.close();
+  await storage.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
