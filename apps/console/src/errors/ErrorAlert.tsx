@@ -15,7 +15,8 @@ export function ErrorAlert({ error }: { error: unknown }) {
       <Alert.Heading as="h2" className="h6 text-uppercase">
         {t("errors.apiReturned")}
       </Alert.Heading>
-      {body.title && <p className="fw-semibold mb-2">{body.title}</p>}
+      {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
+      {error instanceof ApiError && [403, 409, 412].includes(error.status) && <p className="mb-2">{explain(error, t)}</p>}
       <Suspense fallback={<pre className="small mb-0">{JSON.stringify(body, null, 4)}</pre>}>
         <JsonView
           value={body as object}
