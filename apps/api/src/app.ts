@@ -1,6 +1,7 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { ngsiLdBroker } from "@orrery/broker";
 import { platformKinds, type KindDefinition } from "@orrery/model";
 import { registerGuard } from "./auth/guard.ts";
 import { loadPolicy } from "./auth/policy.ts";
@@ -104,6 +105,9 @@ export async function buildApp(
 
   for (const kind of kinds) registerKindRoutes(app, kind, records);
   registerAuthorizationRegistryProxies(app);
+  // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
+  // does not apply to them: the broker's own access control is a later decision (issue 5).
+  await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
   await registerConsole(app, config);
   return { app, routes, records, sessions };
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { brokerMigrations } from "@orrery/broker";
 import { rowsOf, type Database } from "./database.ts";
 
 /**
@@ -58,7 +59,8 @@ export async function migrate(db: Database): Promise<void> {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(4242001)`);
     const done = await tx.execute(sql`SELECT name FROM orrery_migrations`);
     const applied = new Set(rowsOf<{ name: string }>(done).map((r) => r.name));
-    for (const m of migrations) {
+    // The embedded NGSI-LD broker's tables come after the API's own, in the same transaction and lock.
+    for (const m of [...migrations, ...brokerMigrations]) {
       if (applied.has(m.name)) continue;
       for (const statement of m.sql
         .split(";")

@@ -1,0 +1,227 @@
+import type { CompiledContext } from "./contexts.ts";
+import { geometryProblem } from "./geo.ts";
+import { attributeTypes, instanceMembers, NGSI_LD_NULL, type AttributeType, type Instance } from "./model.ts";
+import { badRequest } from "./problems.ts";
+
+/**
+ * Reading attributes from request bodies (normalized or concise, ETSI GS CIM 009 v1.8 4.5) into
+ * the stored form of model.ts: names expanded with the request's @context, types inferred for the
+ * concise form, every rule on values checked so that what is stored is always well-formed.
+ */
+
+/** "full": a complete attribute (create, append, replace); "fragment": merge-patch and partial updates may omit the value. */
+export type ParseMode = "full" | "fragment";
+
+/** A parsed attribute: an instance list, or the NGSI-LD null that deletes it in merge operations. */
+export type ParsedAttribute = Instance[] | "delete";
+
+const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/;
+export const isUri = (s: unknown): s is string => typeof s === "string" && s.length <= 2048 && uriPattern.test(s);
+
+/** Characters the spec forbids in names (4.6.2), plus whitespace and controls. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what the check rejects
+const badNameChar = /[<>"'=;()\s\x00-\x1f\x7f]/;
+export function checkName(name: string, what: string): void {
+  if (name === "" || name.length > 512 || badNameChar.test(name)) throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
+}
+
+const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+export const isDateTime = (s: unknown): s is string => typeof s === "string" && dateTimePattern.test(s) && !Number.isNaN(Date.parse(s));
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isNull = (v: unknown) => v === null || v === NGSI_LD_NULL;
+
+/** Keys whose presence tells the concise form's attribute type. */
+const conciseKeys: Array<[string, AttributeType]> = [
+  ["object", "Relationship"],
+  ["objectList", "ListRelationship"],
+  ["languageMap", "LanguageProperty"],
+  ["vocab", "VocabProperty"],
+  ["json", "JsonProperty"],
+  ["valueList", "ListProperty"],
+  ["value", "Property"],
+];
+
+const looksLikeGeometry = (v: unknown) => isObject(v) && typeof v.type === "string" && "coordinates" in v && geometryProblem(v) === null;
+
+/** Whether an array in a body is a list of attribute instances (multi-attribute) rather than an array value. */
+function isInstanceArray(v: unknown[]): boolean {
+  return v.length > 0 && v.every((x) => isObject(x) && ("type" in x || "datasetId" in x || conciseKeys.some(([k]) => k in x)));
+}
+
+export function parseAttribute(name: string, raw: unknown, ctx: CompiledContext, mode: ParseMode, depth = 0): ParsedAttribute {
+  if (mode === "fragment" && isNull(raw)) return "delete";
+  if (Array.isArray(raw) && isInstanceArray(raw)) {
+    if (depth > 0) throw badRequest(`sub-attribute ${name} cannot be multi-valued`);
+    const instances = raw.map((r) => parseInstance(name, r, ctx, mode, depth));
+    const seen = new Set<string>();
+    for (const i of instances) {
+      const key = i.datasetId ?? "";
+      if (seen.has(key)) throw badRequest(`attribute ${name} has two instances with ${key ? `datasetId ${key}` : "no datasetId"}`);
+      seen.add(key);
+    }
+    return instances;
+  }
+  return [parseInstance(name, raw, ctx, mode, depth)];
+}
+
+function parseInstance(name: string, raw: unknown, ctx: CompiledContext, mode: ParseMode, depth: number): Instance {
+  if (raw === null || raw === undefined) throw badRequest(`attribute ${name} has no value`);
+  // Concise form: a bare value is a Property, a bare GeoJSON geometry a GeoProperty.
+  if (!isObject(raw)) return { type: "Property", value: raw };
+  if (looksLikeGeometry(raw)) return { type: "GeoProperty", value: raw };
+  let type: AttributeType;
+  if ("type" in raw) {
+    if (!attributeTypes.includes(raw.type as AttributeType))
+      throw badRequest(`attribute ${name} has type ${JSON.stringify(raw.type)}; expected one of ${attributeTypes.join(", ")}`);
+    type = raw.type as AttributeType;
+  } else {
+    const found = conciseKeys.find(([k]) => k in raw);
+    if (!found) {
+      if (mode === "full") return { type: "Property", value: raw }; // concise: a JSON object value
+      type = undefined as unknown as AttributeType; // a fragment keeps the stored type
+    } else type = found[1] === "Property" && looksLikeGeometry(raw.value) ? "GeoProperty" : found[1];
+  }
+  const instance: Instance = { type };
+  for (const [key, v] of Object.entries(raw)) {
+    if (key === "type" || key === "createdAt" || key === "modifiedAt" || key === "@context") continue; // system-generated ones are ignored on input
+    if (instanceMembers.has(key)) {
+      instance[key] = v;
+      continue;
+    }
+    checkName(key, "sub-attribute");
+    if (depth >= 4) throw badRequest(`attribute ${name} nests sub-attributes too deeply`);
+    const sub = parseAttribute(key, v, ctx, mode, depth + 1);
+    if (sub === "delete") instance[ctx.expand(key)] = NGSI_LD_NULL;
+    else instance[ctx.expand(key)] = sub[0];
+  }
+  checkInstance(name, instance, ctx, mode);
+  if (!type) delete (instance as Partial<Instance>).type;
+  return instance;
+}
+
+function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: ParseMode): void {
+  const fail = (why: string) => {
+    throw badRequest(`attribute ${name} ${why}`);
+  };
+  if (i.datasetId !== undefined && !isUri(i.datasetId)) fail("has a datasetId that is not a URI");
+  if (i.observedAt !== undefined && !isDateTime(i.observedAt)) fail("has an observedAt that is not an ISO 8601 date-time");
+  if (i.unitCode !== undefined && (typeof i.unitCode !== "string" || i.unitCode === "")) fail("has a unitCode that is not a string");
+  const full = mode === "full";
+  switch (i.type) {
+    case "Property":
+      if (i.value === undefined ? full : i.value === null) fail("is a Property without a value");
+      break;
+    case "GeoProperty": {
+      if (i.value === undefined) {
+        if (full) fail("is a GeoProperty without a value");
+        break;
+      }
+      const why = geometryProblem(i.value);
+      if (why) fail(`is a GeoProperty whose value ${why}`);
+      break;
+    }
+    case "Relationship": {
+      if (i.object === undefined) {
+        if (full) fail("is a Relationship without an object");
+        break;
+      }
+      const targets = Array.isArray(i.object) ? i.object : [i.object];
+      if (targets.length === 0 || !targets.every(isUri)) fail("is a Relationship whose object is not a URI");
+      break;
+    }
+    case "LanguageProperty":
+      if (i.languageMap === undefined ? full : !isObject(i.languageMap)) fail("is a LanguageProperty without a languageMap object");
+      break;
+    case "VocabProperty":
+      if (i.vocab === undefined) {
+        if (full) fail("is a VocabProperty without a vocab");
+        break;
+      }
+      {
+        const terms = Array.isArray(i.vocab) ? i.vocab : [i.vocab];
+        if (!terms.every((t) => typeof t === "string" && t !== "")) fail("has a vocab that is not a term or a list of terms");
+        // Vocab values are terms of the context: stored expanded like names.
+        const expanded = terms.map((t) => ctx.expand(t as string));
+        i.vocab = Array.isArray(i.vocab) ? expanded : expanded[0];
+      }
+      break;
+    case "JsonProperty":
+      if (i.json === undefined && full) fail("is a JsonProperty without json");
+      break;
+    case "ListProperty":
+      if (i.valueList === undefined ? full : !Array.isArray(i.valueList)) fail("is a ListProperty without a valueList array");
+      break;
+    case "ListRelationship":
+      if (i.objectList === undefined ? full : !Array.isArray(i.objectList)) fail("is a ListRelationship without an objectList array");
+      break;
+  }
+  // A member that belongs to another attribute type is a mistake the client wants to hear about.
+  for (const [member, owner] of [
+    ["object", "Relationship"],
+    ["languageMap", "LanguageProperty"],
+    ["vocab", "VocabProperty"],
+    ["json", "JsonProperty"],
+    ["valueList", "ListProperty"],
+    ["objectList", "ListRelationship"],
+  ] as const) {
+    if (i[member] !== undefined && i.type && i.type !== owner) fail(`is a ${i.type} but has the ${member} member of a ${owner}`);
+  }
+  if (i.value !== undefined && i.type && i.type !== "Property" && i.type !== "GeoProperty")
+    fail(`is a ${i.type} but has a value member`);
+}
+
+/** Attribute names with fixed meanings in the core context that must be GeoProperties (4.7). */
+const geoNames = new Set(["location", "observationSpace", "operationSpace"].map((n) => `https://uri.etsi.org/ngsi-ld/${n}`));
+
+/** Entity members that are not attributes. */
+const entityMembers = new Set(["id", "@id", "type", "@type", "@context", "createdAt", "modifiedAt", "deletedAt"]);
+
+export interface ParsedEntity {
+  id?: string;
+  types?: string[];
+  attrs: Record<string, ParsedAttribute>;
+}
+
+/** Reads an entity or an entity fragment from a body, expanding names with ctx. */
+export function parseEntity(
+  body: unknown,
+  ctx: CompiledContext,
+  options: { mode: ParseMode; requireId: boolean; requireType: boolean },
+): ParsedEntity {
+  if (!isObject(body)) throw badRequest("the body must be a JSON object (an entity)");
+  const parsed: ParsedEntity = { attrs: {} };
+  const id = body.id ?? body["@id"];
+  if (id !== undefined) {
+    if (!isUri(id)) throw badRequest(`entity id ${JSON.stringify(id)} is not a URI`);
+    parsed.id = id;
+  } else if (options.requireId) throw badRequest("the entity has no id");
+  const type = body.type ?? body["@type"];
+  if (type !== undefined) parsed.types = parseTypes(type, ctx);
+  else if (options.requireType) throw badRequest("the entity has no type");
+  if ("scope" in body) throw badRequest("scope is not supported by this broker yet");
+  for (const [name, raw] of Object.entries(body)) {
+    if (entityMembers.has(name)) continue;
+    checkName(name, "attribute");
+    const iri = ctx.expand(name);
+    if (iri in parsed.attrs) throw badRequest(`attribute ${name} is given twice (two terms expand to ${iri})`);
+    const attr = parseAttribute(name, raw, ctx, options.mode);
+    if (attr !== "delete" && geoNames.has(iri) && attr.some((i) => i.type && i.type !== "GeoProperty"))
+      throw badRequest(`attribute ${name} must be a GeoProperty`);
+    parsed.attrs[iri] = attr;
+  }
+  return parsed;
+}
+
+export function parseTypes(type: unknown, ctx: CompiledContext): string[] {
+  const list = Array.isArray(type) ? type : [type];
+  if (list.length === 0) throw badRequest("the entity type list is empty");
+  const out: string[] = [];
+  for (const t of list) {
+    if (typeof t !== "string") throw badRequest(`entity type ${JSON.stringify(t)} is not a string`);
+    checkName(t, "entity type");
+    const iri = ctx.expand(t);
+    if (!out.includes(iri)) out.push(iri);
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { registerBatchRoutes } from "./batch.ts";
+import { ContextResolver } from "./contexts.ts";
+import { registerDiscoveryRoutes } from "./discovery.ts";
+import { registerEntityRoutes } from "./entities.ts";
+import { NgsiLdError, invalidRequest } from "./problems.ts";
+import { registerQueryRoutes } from "./query.ts";
+import { EntityStore, type BrokerDatabase } from "./storage.ts";
+
+export interface BrokerOptions {
+  /** The host's Drizzle database (PGlite or node-postgres), with brokerMigrations applied. */
+  db: BrokerDatabase;
+  /** Largest page a query may ask for; a larger limit is 403 TooManyResults (6.3.10). Default 1000. */
+  pageSizeCap?: number;
+  /** Page size when a query gives no limit. Default 20 (as Orion-LD). */
+  defaultLimit?: number;
+  /** How long to wait for a remote @context. Default 5000 ms. */
+  contextTimeoutMs?: number;
+  /** Largest request body in bytes; larger is 400 InvalidRequest. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Context documents served locally by URL (e.g. workspace contexts the host generates). */
+  localContexts?: Record<string, object>;
+}
+
+/** What the route modules share. */
+export interface Broker {
+  store: EntityStore;
+  contexts: ContextResolver;
+  pageSizeCap: number;
+  defaultLimit: number;
+  /** The mount prefix, for Location headers. */
+  prefix: string;
+}
+
+const jsonTypes = ["application/json", "application/ld+json", "application/merge-patch+json"];
+
+/**
+ * The embedded NGSI-LD broker as an encapsulated Fastify plugin: register it with a prefix
+ * (`/ngsi-ld/v1`). It keeps its own body parsers and error handler, so every failure is an
+ * NGSI-LD problem details body and never a crash.
+ */
+export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions): Promise<void> {
+  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  const broker: Broker = {
+    store: new EntityStore(options.db),
+    contexts: new ContextResolver({ timeoutMs: options.contextTimeoutMs ?? 5000, localContexts: options.localContexts }),
+    pageSizeCap: options.pageSizeCap ?? 1000,
+    defaultLimit: Math.min(options.defaultLimit ?? 20, options.pageSizeCap ?? 1000),
+    prefix: app.prefix,
+  };
+  await broker.contexts.core;
+
+  app.removeAllContentTypeParsers();
+  // Fastify's parser rejects __proto__/constructor keys (prototype poisoning) as well as bad JSON.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser(jsonTypes, { parseAs: "string", bodyLimit }, (request, body, done) => {
+    parseJson(request, body as string, (error, value) => {
+      if (error) done(invalidRequest(`the body is not valid JSON: ${error.message}`), undefined);
+      else done(null, value);
+    });
+  });
+
+  app.setErrorHandler((error: FastifyError | NgsiLdError, request, reply) => {
+    let problem: NgsiLdError;
+    if (error instanceof NgsiLdError) problem = error;
+    else if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      problem = invalidRequest(`the body is larger than this broker's limit of ${bodyLimit} bytes`);
+    else if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
+      problem = new NgsiLdError("UnsupportedMediaType", `Content-Type ${request.headers["content-type"]} is not supported; use ${jsonTypes.join(" or ")}`);
+    else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500)
+      problem = invalidRequest(error.message);
+    else {
+      request.log.error({ err: error }, "NGSI-LD broker failure");
+      problem = new NgsiLdError("InternalError", "the broker failed; the error is in its log");
+    }
+    if (problem.status >= 500 && problem.errorType !== "InternalError") request.log.warn({ problem: problem.detail }, "NGSI-LD request failed");
+    // ETSI GS CIM 009 answers ProblemDetails as application/json (as Orion-LD and Scorpio do).
+    return reply.code(problem.status).type("application/json").send(problem.toProblem());
+  });
+
+  registerEntityRoutes(app, broker);
+  registerQueryRoutes(app, broker);
+  registerBatchRoutes(app, broker);
+  registerDiscoveryRoutes(app, broker);
+
+  const noOperation = (method: string, url: string) =>
+    new NgsiLdError("ResourceNotFound", `no NGSI-LD operation ${method} ${url.split("?")[0]} in this broker`);
+  app.setNotFoundHandler((request) => {
+    throw noOperation(request.method, request.url);
+  });
+  // The host may have a catch-all GET (the console's history routing): claim everything under the prefix.
+  app.all("/*", async (request) => {
+    throw noOperation(request.method, request.url);
+  });
+}

@@ -1,0 +1,4 @@
+export { ngsiLdBroker, type BrokerOptions } from "./broker.ts";
+export { brokerMigrations } from "./migrations.ts";
+export { CORE_CONTEXT_URL } from "./contexts.ts";
+export type { BrokerDatabase } from "./storage.ts";

@@ -1,0 +1,206 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Geometry } from "geojson";
+import type { Broker } from "./broker.ts";
+import type { CompiledContext } from "./contexts.ts";
+import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
+import type { StoredEntity } from "./model.ts";
+import { boolParam, checkParams, intParam, listParam, stringParam, type Query } from "./params.ts";
+import { NgsiLdError, badRequest } from "./problems.ts";
+import { evaluate, parseQuery, pathsOf, resolvePath, type QueryNode, type Resolved } from "./query-language.ts";
+import { translate } from "./query-sql.ts";
+import { renderEntity, renderOptions } from "./representation.ts";
+import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
+import { parseTypeQuery, typeCondition, type TypeNode } from "./type-query.ts";
+
+/** Query Entities (5.7.2) by GET /entities and by POST /entityOperations/query (6.23). */
+
+interface EntitySelector {
+  types?: TypeNode;
+  ids?: string[];
+  idPattern?: string;
+}
+
+interface EntityQuery {
+  /** Alternatives (any may match); empty = no selection by id or type. */
+  selectors: EntitySelector[];
+  attrs?: string[];
+  q?: QueryNode;
+  geo?: GeoQuery;
+}
+
+interface Page {
+  limit: number;
+  offset: number;
+  count: boolean;
+}
+
+function checkPattern(pattern: string): string {
+  try {
+    new RegExp(pattern);
+  } catch {
+    throw badRequest(`idPattern ${JSON.stringify(pattern)} is not a valid regular expression`);
+  }
+  return pattern;
+}
+
+function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undefined {
+  const parts: SQL[] = [];
+  if (s.types) parts.push(typeCondition(s.types, (t) => ctx.expand(t)));
+  if (s.ids) parts.push(sql`id = ANY(${`{${s.ids.map((i) => `"${i.replaceAll('"', '\\"')}"`).join(",")}}`}::text[])`);
+  // PostgreSQL's ~ and JS RegExp agree on the patterns ids are matched with (classes, anchors, alternation).
+  if (s.idPattern) parts.push(sql`id ~ ${s.idPattern}`);
+  return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : undefined;
+}
+
+/** Runs a query: in SQL alone when it can, else SQL as a prefilter and the rest in JS. */
+async function runQuery(broker: Broker, ngsi: NgsiRequest, query: EntityQuery, page: Page): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
+  const ctx = ngsi.context;
+  const where: SQL[] = [];
+  const selectors = query.selectors.map((s) => selectorCondition(s, ctx)).filter((s): s is SQL => s !== undefined);
+  if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
+  if (query.attrs?.length)
+    where.push(sql`attrs ?| ${`{${query.attrs.map((a) => `"${ctx.expand(a).replaceAll('"', '\\"')}"`).join(",")}}`}::text[]`);
+  let jsFilter: ((e: StoredEntity) => boolean) | undefined;
+  if (query.q) {
+    const resolved: Resolved = new Map(pathsOf(query.q).map((p) => [p, resolvePath(p, (t) => ctx.expand(t))]));
+    const translation = translate(query.q, resolved);
+    if (translation.where) where.push(translation.where);
+    const q = query.q;
+    if (!translation.exact) jsFilter = (e) => evaluate(q, e.attrs, resolved);
+  }
+  if (query.geo) {
+    const geo = query.geo;
+    const iri = ctx.expand(geo.geoproperty);
+    where.push(sql`attrs ? ${iri}`);
+    const previous = jsFilter;
+    const geoFilter = (e: StoredEntity) =>
+      (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
+    jsFilter = previous ? (e) => previous(e) && geoFilter(e) : geoFilter;
+  }
+  if (jsFilter) {
+    const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
+    return { entities: all.slice(page.offset, page.offset + page.limit), total: all.length, more: page.offset + page.limit < all.length };
+  }
+  const total = page.count ? await broker.store.count(ngsi.tenant, where) : undefined;
+  if (page.limit === 0) return { entities: [], total, more: false };
+  // One row more than the page tells whether a next page exists without counting.
+  const rows = await broker.store.select(ngsi.tenant, { where, limit: page.limit + 1, offset: page.offset });
+  return { entities: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+}
+
+function pageOf(query: Query, broker: Broker): Page {
+  const count = boolParam(query, "count");
+  const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
+  const offset = intParam(query, "offset", 0) ?? 0;
+  if (limit > broker.pageSizeCap)
+    throw new NgsiLdError("TooManyResults", `limit ${limit} is above this broker's maximum page size ${broker.pageSizeCap}`);
+  if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
+  return { limit, offset, count };
+}
+
+/** rel="prev"/"next" Link headers with the same query and a moved offset. */
+function paginationLinks(request: FastifyRequest, page: Page, more: boolean): string[] {
+  const links: string[] = [];
+  const url = new URL(request.url, "http://broker.invalid");
+  const at = (offset: number) => {
+    url.searchParams.set("offset", String(offset));
+    url.searchParams.set("limit", String(page.limit));
+    return `${url.pathname}${url.search}`;
+  };
+  if (page.offset > 0 && page.limit > 0) links.push(`<${at(Math.max(0, page.offset - page.limit))}>; rel="prev"; type="application/ld+json"`);
+  if (more && page.limit > 0) links.push(`<${at(page.offset + page.limit)}>; rel="next"; type="application/ld+json"`);
+  return links;
+}
+
+async function answer(request: FastifyRequest, reply: FastifyReply, broker: Broker, ngsi: NgsiRequest, query: EntityQuery, page: Page, params: Query) {
+  if (!(await broker.store.tenantExists(ngsi.tenant))) throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+  const shown = query.attrs ? new Set(query.attrs.map((a) => ngsi.context.expand(a))) : undefined;
+  const options = renderOptions(stringParam(params, "options"), stringParam(params, "format"), shown);
+  const result = await runQuery(broker, ngsi, query, page);
+  if (result.total !== undefined && page.count) reply.header("NGSILD-Results-Count", String(result.total));
+  const links = paginationLinks(request, page, result.more);
+  if (links.length) reply.header("link", links);
+  return sendJson(reply, ngsi, result.entities.map((e) => renderEntity(e, ngsi.context, options)));
+}
+
+const readParams = ["options", "format", "limit", "offset", "count", "lang", "local", "csf"];
+
+export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void {
+  app.get("/entities", async (request, reply) => {
+    const params = request.query as Query;
+    checkParams(params, ["type", "id", "idPattern", "attrs", "q", "georel", "geometry", "coordinates", "geoproperty", "scopeQ", ...readParams]);
+    const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: false });
+    const page = pageOf(params, broker);
+    const type = stringParam(params, "type");
+    const idPattern = stringParam(params, "idPattern");
+    const selector: EntitySelector = {
+      types: type !== undefined ? parseTypeQuery(type) : undefined,
+      ids: listParam(params, "id"),
+      idPattern: idPattern !== undefined ? checkPattern(idPattern) : undefined,
+    };
+    const q = stringParam(params, "q");
+    const query: EntityQuery = {
+      selectors: selector.types || selector.ids || selector.idPattern ? [selector] : [],
+      attrs: listParam(params, "attrs"),
+      q: q !== undefined ? parseQuery(q) : undefined,
+      geo: parseGeoQuery({
+        georel: stringParam(params, "georel"),
+        geometry: stringParam(params, "geometry"),
+        coordinates: stringParam(params, "coordinates"),
+        geoproperty: stringParam(params, "geoproperty"),
+      }),
+    };
+    if (stringParam(params, "scopeQ") !== undefined) throw badRequest("scopeQ is not supported by this broker yet");
+    if (!query.selectors.length && !query.attrs && !query.q && !query.geo && !boolParam(params, "local"))
+      throw badRequest("a query needs at least one of type, id, idPattern, attrs, q or a geo-query (or local=true)");
+    return answer(request, reply, broker, ngsi, query, page, params);
+  });
+
+  app.post("/entityOperations/query", async (request, reply) => {
+    const params = request.query as Query;
+    checkParams(params, readParams);
+    const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: true });
+    const page = pageOf(params, broker);
+    return answer(request, reply, broker, ngsi, queryFromBody(request.body), page, params);
+  });
+}
+
+/** The Query data type (5.2.23) of POST /entityOperations/query. */
+function queryFromBody(body: unknown): EntityQuery {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("the body must be a Query object");
+  const b = body as Record<string, unknown>;
+  const known = ["type", "entities", "attrs", "q", "geoQ", "@context", "lang", "temporalQ", "scopeQ", "csf"];
+  for (const k of Object.keys(b)) if (!known.includes(k)) throw badRequest(`unknown Query member ${k}`);
+  if (b.type !== "Query") throw badRequest('a Query object needs "type": "Query"');
+  if (b.temporalQ !== undefined || b.scopeQ !== undefined || b.csf !== undefined)
+    throw badRequest("temporalQ, scopeQ and csf are not supported by this broker yet");
+  const selectors: EntitySelector[] = [];
+  if (b.entities !== undefined) {
+    if (!Array.isArray(b.entities) || b.entities.length === 0) throw badRequest("entities must be a non-empty array of entity selectors");
+    for (const s of b.entities) {
+      if (typeof s !== "object" || s === null) throw badRequest("an entity selector must be an object");
+      const { id, idPattern, type } = s as Record<string, unknown>;
+      if (typeof type !== "string") throw badRequest("an entity selector needs a type");
+      if (id !== undefined && typeof id !== "string") throw badRequest("an entity selector's id must be a string");
+      if (idPattern !== undefined && typeof idPattern !== "string") throw badRequest("an entity selector's idPattern must be a string");
+      selectors.push({
+        types: parseTypeQuery(type),
+        ids: id !== undefined ? [id] : undefined,
+        idPattern: idPattern !== undefined ? checkPattern(idPattern) : undefined,
+      });
+    }
+  }
+  if (b.attrs !== undefined && (!Array.isArray(b.attrs) || !b.attrs.every((a) => typeof a === "string" && a !== "")))
+    throw badRequest("attrs must be an array of attribute names");
+  if (b.q !== undefined && typeof b.q !== "string") throw badRequest("q must be a string");
+  let geo: GeoQuery | undefined;
+  if (b.geoQ !== undefined) {
+    if (typeof b.geoQ !== "object" || b.geoQ === null) throw badRequest("geoQ must be an object");
+    const g = b.geoQ as Record<string, unknown>;
+    geo = parseGeoQuery({ georel: g.georel, geometry: g.geometry, coordinates: g.coordinates, geoproperty: g.geoproperty });
+  }
+  const query: EntityQuery = { selectors, attrs: b.attrs as string[] | undefined, q: b.q !== undefined ? parseQuery(b.q as string) : undefined, geo };
+  if (!selectors.length && !query.attrs && !query.q && !query.geo) throw badRequest("a Query needs at least one of entities, attrs, q or geoQ");
+  return query;
+}

@@ -1,0 +1,180 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import type { Attributes, StoredEntity } from "./model.ts";
+
+/** Any Drizzle PostgreSQL database (PGlite or node-postgres); the broker uses only raw SQL through it. */
+export type BrokerDatabase = PgDatabase<any, any, any>;
+
+interface Row {
+  id: string;
+  types: string[];
+  attrs: Attributes;
+  created_at: string | Date;
+  modified_at: string | Date;
+}
+
+const iso = (v: string | Date) => new Date(v).toISOString();
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+function toEntity(row: Row): StoredEntity {
+  return { id: row.id, types: row.types, attrs: row.attrs, createdAt: iso(row.created_at), modifiedAt: iso(row.modified_at) };
+}
+
+const columns = sql`id, types, attrs, created_at, modified_at`;
+
+/** A multi-row VALUES list; the drivers take jsonb as JSON text and text[] as a JS array. */
+function values(tenant: string, entities: StoredEntity[]): SQL {
+  return sql.join(
+    entities.map(
+      (e) =>
+        sql`(${tenant}, ${e.id}, ${sql`${toPgArray(e.types)}::text[]`}, ${JSON.stringify(e.attrs)}::jsonb, ${e.createdAt}::timestamptz, ${e.modifiedAt}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+}
+
+/** A text[] literal, so that both drivers bind one text parameter the same way. */
+function toPgArray(items: string[]): string {
+  return `{${items.map((s) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+/** Conditions and paging of a query over one tenant's entities. */
+export interface Selection {
+  where: SQL[];
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * The broker's reads and writes. Read-modify-write operations lock the row (SELECT ... FOR UPDATE)
+ * inside a transaction so that two concurrent appends on one entity do not lose each other.
+ */
+export class EntityStore {
+  private readonly knownTenants = new Set<string>([""]);
+
+  constructor(private readonly db: BrokerDatabase) {}
+
+  /** Records a tenant on its first write (tenants are never removed, so the cache stays right). */
+  async ensureTenant(tenant: string, db: BrokerDatabase = this.db): Promise<void> {
+    if (this.knownTenants.has(tenant)) return;
+    await db.execute(sql`INSERT INTO broker_tenants (name) VALUES (${tenant}) ON CONFLICT DO NOTHING`);
+    this.knownTenants.add(tenant);
+  }
+
+  async tenantExists(tenant: string): Promise<boolean> {
+    if (this.knownTenants.has(tenant)) return true;
+    const rows = rowsOf(await this.db.execute(sql`SELECT 1 FROM broker_tenants WHERE name = ${tenant}`));
+    if (rows.length) this.knownTenants.add(tenant);
+    return rows.length > 0;
+  }
+
+  async get(tenant: string, id: string): Promise<StoredEntity | undefined> {
+    const rows = rowsOf<Row>(await this.db.execute(sql`SELECT ${columns} FROM broker_entities WHERE tenant = ${tenant} AND id = ${id}`));
+    return rows[0] && toEntity(rows[0]);
+  }
+
+  async getMany(tenant: string, ids: string[], db: BrokerDatabase = this.db, lock = false): Promise<Map<string, StoredEntity>> {
+    if (ids.length === 0) return new Map();
+    const rows = rowsOf<Row>(
+      await db.execute(
+        sql`SELECT ${columns} FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) ${lock ? sql`ORDER BY id FOR UPDATE` : sql``}`,
+      ),
+    );
+    return new Map(rows.map((r) => [r.id, toEntity(r)]));
+  }
+
+  /** Inserts new entities; returns the ids that were inserted (an existing id is left alone). */
+  async insert(tenant: string, entities: StoredEntity[], db: BrokerDatabase = this.db): Promise<Set<string>> {
+    if (entities.length === 0) return new Set();
+    await this.ensureTenant(tenant, db);
+    const rows = rowsOf<{ id: string }>(
+      await db.execute(
+        sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)} ON CONFLICT (tenant, id) DO NOTHING RETURNING id`,
+      ),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Writes entities whole, inserting or replacing. */
+  async write(tenant: string, entities: StoredEntity[], db: BrokerDatabase = this.db): Promise<void> {
+    if (entities.length === 0) return;
+    await this.ensureTenant(tenant, db);
+    await db.execute(
+      sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)}
+          ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types, attrs = excluded.attrs, modified_at = excluded.modified_at`,
+    );
+  }
+
+  async remove(tenant: string, ids: string[], db: BrokerDatabase = this.db): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = rowsOf<{ id: string }>(
+      await db.execute(sql`DELETE FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) RETURNING id`),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Runs fn on the locked current state of some entities and writes what it returns. */
+  async modify<T>(
+    tenant: string,
+    ids: string[],
+    fn: (current: Map<string, StoredEntity>) => { write: StoredEntity[]; result: T },
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.getMany(tenant, ids, tx as BrokerDatabase, true);
+      const { write, result } = fn(current);
+      await this.write(tenant, write, tx as BrokerDatabase);
+      return result;
+    });
+  }
+
+  async select(tenant: string, s: Selection): Promise<StoredEntity[]> {
+    const where = sql.join([sql`tenant = ${tenant}`, ...s.where], sql` AND `);
+    const paging = sql`${s.limit !== undefined ? sql`LIMIT ${s.limit}` : sql``} ${s.offset ? sql`OFFSET ${s.offset}` : sql``}`;
+    const rows = rowsOf<Row>(await this.db.execute(sql`SELECT ${columns} FROM broker_entities WHERE ${where} ORDER BY id ${paging}`));
+    return rows.map(toEntity);
+  }
+
+  async count(tenant: string, where: SQL[]): Promise<number> {
+    const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
+    const rows = rowsOf<{ n: number }>(await this.db.execute(sql`SELECT count(*)::int AS n FROM broker_entities WHERE ${all}`));
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Entity types with, per type, the attribute names and the entity count (discovery, 5.7.5-5.7.7). */
+  async typeSummary(tenant: string, type?: string): Promise<Array<{ type: string; count: number; attributes: string[] }>> {
+    const rows = rowsOf<{ type: string; count: number; attributes: string[] | null }>(
+      await this.db.execute(sql`
+        SELECT t AS type, count(DISTINCT e.id)::int AS count,
+               array_remove(array_agg(DISTINCT k), NULL) AS attributes
+        FROM broker_entities e
+        CROSS JOIN LATERAL unnest(e.types) AS t
+        LEFT JOIN LATERAL jsonb_object_keys(e.attrs) AS k ON true
+        WHERE e.tenant = ${tenant} ${type ? sql`AND t = ${type}` : sql``}
+        GROUP BY t ORDER BY t`),
+    );
+    return rows.map((r) => ({ type: r.type, count: Number(r.count), attributes: r.attributes ?? [] }));
+  }
+
+  /** Attributes with their kinds (Property, ...), the types that use them and the instance count (5.7.8-5.7.10). */
+  async attributeSummary(
+    tenant: string,
+    filter: { attribute?: string; type?: string } = {},
+  ): Promise<Array<{ attribute: string; kinds: string[]; types: string[]; count: number }>> {
+    const rows = rowsOf<{ attribute: string; kinds: string[]; types: string[]; count: number }>(
+      await this.db.execute(sql`
+        SELECT a.key AS attribute,
+               array_agg(DISTINCT i->>'type') AS kinds,
+               array_agg(DISTINCT t) AS types,
+               count(DISTINCT e.id || ' ' || coalesce(i->>'datasetId', ''))::int AS count
+        FROM broker_entities e
+        CROSS JOIN LATERAL jsonb_each(e.attrs) AS a(key, instances)
+        CROSS JOIN LATERAL jsonb_array_elements(a.instances) AS i
+        CROSS JOIN LATERAL unnest(e.types) AS t
+        WHERE e.tenant = ${tenant}
+          ${filter.attribute ? sql`AND a.key = ${filter.attribute}` : sql``}
+          ${filter.type ? sql`AND e.types @> ARRAY[${filter.type}]::text[]` : sql``}
+        GROUP BY a.key ORDER BY a.key`),
+    );
+    return rows.map((r) => ({ ...r, count: Number(r.count) }));
+  }
+}
