@@ -178,6 +178,7 @@ class Parser {
     while (end < this.text.length && !";|),".includes(this.text[end]!) && !this.text.startsWith("..", end)) end++;
     const raw = this.text.slice(this.pos, end);
     if (raw === "") this.fail("expected a value");
+    if (/^[=<>!~]/.test(raw)) this.fail(`unknown operator before ${JSON.stringify(raw)}`);
     this.pos = end;
     return scalarOf(raw);
   }
