@@ -179,7 +179,7 @@ test.describe("every platform kind through the UI", () => {
     await page.getByRole("link", { name: "Embedded broker" }).click();
     await page.getByRole("button", { name: en.common.delete }).click();
     await page.getByRole("button", { name: en.common.yes }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = page.getByRole("dialog", { name: en.common.errorTitle });
     await expect(dialog).toContainText("The deletion of the context broker has failed.");
     await expect(dialog).toContainText("Demo service");
     await dialog.getByRole("button", { name: en.common.close }).last().click();

@@ -11,7 +11,8 @@ export async function signIn(page: Page, user: string, path = "/workspaces") {
   await page.getByLabel("Username").fill(user);
   await page.getByLabel("Password").fill(user);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("button", { name: en.app.signOut })).toBeVisible();
+  // The navigation bar appears once signed in (its buttons may sit in the collapsed menu on a phone).
+  await expect(page.getByRole("navigation", { name: en.app.mainNavigation })).toBeVisible();
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
