@@ -5,6 +5,10 @@ import { boolParam, checkParams, type Query } from "./params.ts";
 import { NgsiLdError, notFound } from "./problems.ts";
 import { ngsiRequest, sendJson } from "./request.ts";
 
+/** Names sorted as the client reads them (compacted), not by IRI. */
+const sorted = (names: string[]) => [...names].sort();
+const byName = <T>(items: T[], name: (t: T) => string) => [...items].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+
 /** Entity type and attribute discovery (ETSI GS CIM 009 v1.8, 5.7.5-5.7.10), names compacted with the request's @context. */
 export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): void {
   const { store, contexts } = broker;
@@ -23,9 +27,9 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       return sendJson(
         reply,
         ngsi,
-        types.map((t) => ({ id: t.type, type: "EntityType", typeName: c(t.type), attributeNames: t.attributes.map(c) })),
+        byName(types, (t) => c(t.type)).map((t) => ({ id: t.type, type: "EntityType", typeName: c(t.type), attributeNames: sorted(t.attributes.map(c)) })),
       );
-    return sendJson(reply, ngsi, { id: `urn:ngsi-ld:EntityTypeList:${randomUUID()}`, type: "EntityTypeList", typeList: types.map((t) => c(t.type)) });
+    return sendJson(reply, ngsi, { id: `urn:ngsi-ld:EntityTypeList:${randomUUID()}`, type: "EntityTypeList", typeList: sorted(types.map((t) => c(t.type))) });
   });
 
   app.get("/types/:type", async (request, reply) => {
@@ -40,7 +44,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       type: "EntityTypeInfo",
       typeName: c(iri),
       entityCount: info.count,
-      attributeDetails: attributes.map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), attributeTypes: a.kinds })),
+      attributeDetails: byName(attributes, (a) => c(a.attribute)).map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), attributeTypes: a.kinds })),
     });
   });
 
@@ -52,12 +56,12 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       return sendJson(
         reply,
         ngsi,
-        attributes.map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), typeNames: a.types.map(c) })),
+        byName(attributes, (a) => c(a.attribute)).map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), typeNames: sorted(a.types.map(c)) })),
       );
     return sendJson(reply, ngsi, {
       id: `urn:ngsi-ld:AttributeList:${randomUUID()}`,
       type: "AttributeList",
-      attributeList: attributes.map((a) => c(a.attribute)),
+      attributeList: sorted(attributes.map((a) => c(a.attribute))),
     });
   });
 
@@ -73,7 +77,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       attributeName: c(iri),
       attributeCount: a.count,
       attributeTypes: a.kinds,
-      typeNames: a.types.map(c),
+      typeNames: sorted(a.types.map(c)),
     });
   });
 }
