@@ -1,91 +1,21 @@
 import { expect, test, type Page } from "@playwright/test";
 import { platformKinds, whenHolds, type KindDefinition } from "@orrery/model";
+import { samplePayload, sampleSecrets } from "../test/samples/platform.ts";
 import { en, label, signIn } from "./support.ts";
 
-const cert = "MIIBszCCAVmgAwIBAgIUQm9ndXNDZXJ0aWZpY2F0ZUJhc2U2NA==";
-
-/** What a user types for each kind; references name records of the demo data. */
-const samples: Record<string, Record<string, unknown>> = {
-  "identity-manager-grants": {
-    name: "E2E grant",
-    grantType: "password",
-    clientId: "client",
-    clientSecret: "secret",
-    username: "alice",
-    password: "pw",
-  },
-  "identity-managers": {
-    name: "E2E Keyrock",
-    scheme: "https",
-    host: "idm.example.org",
-    port: 443,
-    oauth2TokenPath: "/oauth2/token",
-    implementationName: "keyrock",
-    implementationVersion: "8.4.0",
-  },
-  "context-brokers": {
-    name: "E2E broker",
-    scheme: "http",
-    host: "orion",
-    port: 1026,
-    paginationMaxLimit: 100,
-    implementationName: "orion-ld",
-    implementationVersion: "1.5.1",
-    customHeaders: { "X-Api-Key": "k" },
-  },
-  services: {
-    name: "E2E service",
-    hasContextBroker: "Embedded broker",
-    authorizationRequired: true,
-    authorizationMode: "oauth2",
-    hasIdentityManager: "Keyrock (example)",
-    hasIdentityManagerGrant: "Orrery client credentials (example)",
-  },
-  "temporal-services": {
-    name: "E2E Mintaka",
-    temporalServiceType: "mintaka",
-    version: "0.7",
-    scheme: "https",
-    host: "mintaka",
-    port: 8080,
-  },
-  "authorization-registry-grants": {
-    name: "E2E AR grant",
-    identifier: "EU.EORI.NL1",
-    certificates: [cert, cert, cert],
-    privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
-  },
-  "authorization-registries": {
-    name: "E2E AR",
-    identifier: "EU.EORI.NL4",
-    certificates: [cert, cert, cert],
-    scheme: "https",
-    host: "ar.example.org",
-    port: 443,
-    oauth2TokenPath: "/connect/token",
-    delegationPath: "/delegation",
-    policyPath: "/policy",
-    implementationName: "keyrock",
-    implementationVersion: "8.4.0",
-  },
-  "vc-verifiers": {
-    name: "E2E verifier",
-    did: "did:web:verifier.example.org",
-    scheme: "http",
-    host: "verifier",
-    port: 8080,
-    implementationName: "fiware-vc-verifier",
-    implementationVersion: "6.0.0",
-  },
-  "trusted-issuers-lists": {
-    name: "E2E TIL",
-    scheme: "http",
-    host: "til",
-    port: 8080,
-    implementationName: "fiware-trusted-issuers-list",
-    implementationVersion: "0.4.0",
-  },
+/** The demo records a form's references pick, by name. */
+const demo: Record<string, string> = {
+  "context-brokers": "Embedded broker",
+  "identity-managers": "Keyrock (example)",
+  "identity-manager-grants": "Orrery client credentials (example)",
 };
+
+/** What a user types for each kind: the shared samples, named for this test. */
+const samples: Record<string, Record<string, unknown>> = Object.fromEntries(
+  platformKinds
+    .filter((k) => k.kind !== "data-actions")
+    .map((k) => [k.kind, { ...samplePayload(k.kind, (ref) => demo[ref]!), name: `E2E ${k.kind}` }]),
+);
 
 const option = (field: string, value: string) =>
   (en.options as Record<string, Record<string, string>>)[field]?.[value] ?? value;
@@ -141,7 +71,7 @@ test.describe("every platform kind through the UI", () => {
       await expect(page.getByRole("heading", { name: String(values.name) })).toBeVisible();
       await expect(page.locator("dl")).toContainText(String(values.name));
       if (kind.fields.some((f) => f.secret)) await expect(page.locator("dl")).toContainText(en.common.set);
-      for (const secret of ["cs-8f1e2d", "pw-5c3b7a", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"]) {
+      for (const secret of sampleSecrets) {
         if (Object.values(values).includes(secret))
           await expect(page.locator("dl")).not.toContainText(secret);
       }
@@ -206,11 +136,15 @@ test.describe("every platform kind through the UI", () => {
 
     await page.getByRole("button", { name: en.app.tools }).click();
     await page.getByRole("link", { name: en.tools.authorizationRegistries.title }).click();
-    await page.getByLabel(en.tools.authorizationRegistries.chooseRegistry, { exact: true }).selectOption({ label: "Tool AR" });
+    await page
+      .getByLabel(en.tools.authorizationRegistries.chooseRegistry, { exact: true })
+      .selectOption({ label: "Tool AR" });
     await expect(
       page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }),
     ).toHaveCount(0);
-    await page.getByLabel(en.tools.authorizationRegistries.chooseGrant, { exact: true }).selectOption({ label: "Tool grant" });
+    await page
+      .getByLabel(en.tools.authorizationRegistries.chooseGrant, { exact: true })
+      .selectOption({ label: "Tool grant" });
     await expect(page.getByText(en.tools.authorizationRegistries.noRequestYet)).toBeVisible();
     await page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }).click();
     const text = page.getByLabel(en.tools.authorizationRegistries.delegationRequest, { exact: true });
@@ -224,7 +158,9 @@ test.describe("every platform kind through the UI", () => {
     await page.getByRole("button", { name: en.common.cancel }).click();
     await page.getByRole("button", { name: en.tools.authorizationRegistries.sendDelegationRequest }).click();
     await page.getByRole("button", { name: en.tools.authorizationRegistries.send, exact: true }).click();
-    await expect(page.getByRole("dialog", { name: en.common.errorTitle })).toContainText(en.errors.delegationRequestFailure);
+    await expect(page.getByRole("dialog", { name: en.common.errorTitle })).toContainText(
+      en.errors.delegationRequestFailure,
+    );
     await expect(page.getByTestId("error-alert")).toContainText("Not implemented");
   });
 });

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
-import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
-import { createSample, samplePayload } from "./support/samples.ts";
+import { client, driver, useTestApp } from "./support/harness.ts";
+import { createSample, samplePayload } from "../../../test/samples/platform.ts";
 
-let t: TestApp;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  t = await startTestApp();
-  api = client(t, await t.tokenFor("admin"));
-});
-afterAll(() => t.close());
+const ctx = useTestApp();
+const api: ReturnType<typeof client> = (...args) => ctx.api(...args);
 
 describe(`CRUD of every platform kind (${driver})`, () => {
   it.each(platformKinds.map((k) => [k.kind, k] as const))(
@@ -108,7 +103,7 @@ describe(`CRUD of every platform kind (${driver})`, () => {
   });
 
   it("answers the health check with the storage driver and version", async () => {
-    const res = await client(t)("GET", "/api/health");
+    const res = await client(ctx.t)("GET", "/api/health");
     expect(res.status).toBe(200);
     expect(res.body.storage.driver).toBe(driver);
     expect(res.body.storage.version).toMatch(/^\d+/);

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
-import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
-import { createSample, samplePayload } from "./support/samples.ts";
+import { client, driver, useTestApp } from "./support/harness.ts";
+import { createSample, samplePayload } from "../../../test/samples/platform.ts";
 
-let t: TestApp;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  t = await startTestApp();
-  api = client(t, await t.tokenFor("admin"));
-});
-afterAll(() => t.close());
+const ctx = useTestApp();
+const api: ReturnType<typeof client> = (...args) => ctx.api(...args);
 
 describe(`concurrent edits and references (${driver})`, () => {
   it("refuses an update with a stale If-Match with 412, and accepts the current one", async () => {

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { client, driver, startTestApp } from "./support/harness.ts";
-import { samplePayload } from "./support/samples.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

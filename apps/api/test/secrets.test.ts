@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
-import { samplePayload, sampleSecrets } from "./support/samples.ts";
+import { samplePayload, sampleSecrets } from "../../../test/samples/platform.ts";
 
 let t: TestApp;
 let api: ReturnType<typeof client>;

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
-import { samplePayload } from "./support/samples.ts";
+import { describe, expect, it } from "vitest";
+import { client, driver, useTestApp } from "./support/harness.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 
-let t: TestApp;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  t = await startTestApp();
-  api = client(t, await t.tokenFor("admin"));
-});
-afterAll(() => t.close());
+const ctx = useTestApp();
+const api: ReturnType<typeof client> = (...args) => ctx.api(...args);
 
 const none = () => "";
 const post = (kind: string, patch: Record<string, unknown>) =>
@@ -58,10 +53,13 @@ describe(`validation answers 400 problem+json naming every invalid field (${driv
   it("refuses unknown fields, a non-object body and malformed JSON", async () => {
     expect((await post("context-brokers", { colour: "red" })).body.errors[0].message).toContain("colour");
     expect((await api("POST", "/api/context-brokers", [1, 2])).status).toBe(400);
-    const malformed = await t.app.inject({
+    const malformed = await ctx.t.app.inject({
       method: "POST",
       url: "/api/context-brokers",
-      headers: { authorization: `Bearer ${await t.tokenFor("admin")}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${await ctx.t.tokenFor("admin")}`,
+        "content-type": "application/json",
+      },
       payload: '{"name": ',
     });
     expect(malformed.statusCode).toBe(400);

@@ -14,6 +14,7 @@ import {
   type KindDefinition,
 } from "../src/index.ts";
 import { writeSchema } from "../src/schema.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 
 function check(kind: KindDefinition, input: unknown, mode: "create" | "update" = "create") {
   const result = writeSchema(kind, mode).safeParse(input);
@@ -24,44 +25,12 @@ function check(kind: KindDefinition, input: unknown, mode: "create" | "update" =
   };
 }
 
-const broker = {
-  name: "Broker",
-  scheme: "http",
-  host: "orion.example.org",
-  port: 1026,
-  paginationMaxLimit: 1000,
-  implementationName: "orion-ld",
-  implementationVersion: "1.5.1",
-};
-const idm = {
-  name: "Keyrock",
-  scheme: "https",
-  host: "idm.example.org",
-  port: 443,
-  oauth2TokenPath: "/oauth2/token",
-  implementationName: "keyrock",
-  implementationVersion: "8.4.0",
-};
-const cert = "MIIBszCCAVmgAwIBAgIUFakeBase64Line==";
-const registryGrant = {
-  name: "Grant",
-  identifier: "EU.EORI.NL000000001",
-  certificates: [cert, cert, cert],
-  privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
-};
-const registry = {
-  name: "AR",
-  identifier: "EU.EORI.NL000000004",
-  certificates: [cert, cert, cert],
-  scheme: "https",
-  host: "ar.isharetest.net",
-  port: 443,
-  oauth2TokenPath: "/connect/token",
-  delegationPath: "/delegation",
-  policyPath: "/policy",
-  implementationName: "keyrock",
-  implementationVersion: "8.4.0",
-};
+const none = () => "";
+const { customHeaders: _h, ...broker } = samplePayload("context-brokers", none);
+const idm = samplePayload("identity-managers", none);
+const registryGrant = samplePayload("authorization-registry-grants", none);
+const registry = samplePayload("authorization-registries", none);
+const cert = (registry.certificates as string[])[0]!;
 const urn = (t: string) => `urn:ngsi-ld:${t}:8f7d3a52-0c1e-4b8e-9a51-1f2e3d4c5b6a`;
 
 describe("every kind", () => {

@@ -9,9 +9,16 @@ beforeAll(async () => ({ t, call } = await startBroker()));
 afterAll(() => t.close());
 
 const get = (id: string) => call("GET", `/entities/${encodeURIComponent(id)}`);
-const e = (id: string, extra: Record<string, unknown> = {}) => ({ id, type: "Vehicle", speed: { type: "Property", value: 10 }, ...extra });
+const e = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: "Vehicle",
+  speed: { type: "Property", value: 10 },
+  ...extra,
+});
 const expectErrors = (body: any, expected: Array<[string, string]>) =>
-  expect(body.errors.map((x: any) => [x.entityId, x.error.type])).toEqual(expected.map(([id, type]) => [id, ERR(type)]));
+  expect(body.errors.map((x: any) => [x.entityId, x.error.type])).toEqual(
+    expected.map(([id, type]) => [id, ERR(type)]),
+  );
 
 describe("TP/NGSI-LD/CI/Prov/BE/003 batch create", () => {
   it("003_01 creates all: 201 with the ids", async () => {
@@ -27,20 +34,41 @@ describe("TP/NGSI-LD/CI/Prov/BE/003 batch create", () => {
     const existing = uid("Vehicle");
     await call("POST", "/entities", e(existing));
     const fresh = uid("Vehicle");
-    const r = await call("POST", "/entityOperations/create", [e(fresh), e(existing), e(fresh), { id: "bad id", type: "Vehicle" }, { id: uid("Vehicle") }]);
+    const r = await call("POST", "/entityOperations/create", [
+      e(fresh),
+      e(existing),
+      e(fresh),
+      { id: "bad id", type: "Vehicle" },
+      { id: uid("Vehicle") },
+    ]);
     expect(r.status).toBe(207);
     expect(r.body.success).toEqual([fresh]);
     expect(r.body.errors).toHaveLength(4);
-    expect(r.body.errors[0].error).toMatchObject({ type: ERR("BadRequestData"), status: 400, title: expect.any(String), detail: expect.any(String) });
-    expect(r.body.errors.map((x: any) => x.error.type).sort()).toEqual([ERR("AlreadyExists"), ERR("AlreadyExists"), ERR("BadRequestData"), ERR("BadRequestData")]);
+    expect(r.body.errors[0].error).toMatchObject({
+      type: ERR("BadRequestData"),
+      status: 400,
+      title: expect.any(String),
+      detail: expect.any(String),
+    });
+    expect(r.body.errors.map((x: any) => x.error.type).sort()).toEqual([
+      ERR("AlreadyExists"),
+      ERR("AlreadyExists"),
+      ERR("BadRequestData"),
+      ERR("BadRequestData"),
+    ]);
     expect(String(r.headers["content-type"])).toMatch(/^application\/json/);
   });
 
   it("003_03 takes each entity's own @context with application/ld+json", async () => {
     const a = uid("Vehicle");
-    const r = await call("POST", "/entityOperations/create", [{ ...e(a), "@context": [{ speed: "https://example.org/speed" }, CORE] }], {
-      "content-type": "application/ld+json",
-    });
+    const r = await call(
+      "POST",
+      "/entityOperations/create",
+      [{ ...e(a), "@context": [{ speed: "https://example.org/speed" }, CORE] }],
+      {
+        "content-type": "application/ld+json",
+      },
+    );
     expect(r.status, r.raw).toBe(201);
     // With the default context the attribute is the full IRI.
     expect((await get(a)).body["https://example.org/speed"].value).toBe(10);
@@ -60,7 +88,10 @@ describe("TP/NGSI-LD/CI/Prov/BE/004 batch upsert", () => {
     const existing = uid("Vehicle");
     await call("POST", "/entities", e(existing, { colour: "red" }));
     const fresh = uid("Vehicle");
-    const r = await call("POST", "/entityOperations/upsert", [e(existing, { speed: { type: "Property", value: 50 } }), e(fresh)]);
+    const r = await call("POST", "/entityOperations/upsert", [
+      e(existing, { speed: { type: "Property", value: 50 } }),
+      e(fresh),
+    ]);
     expect(r.status, r.raw).toBe(201);
     expect(r.body).toEqual([fresh]);
     const back = (await get(existing)).body;
@@ -71,7 +102,9 @@ describe("TP/NGSI-LD/CI/Prov/BE/004 batch upsert", () => {
   it("004_02 options=update merges into existing entities; only updates give 204", async () => {
     const existing = uid("Vehicle");
     await call("POST", "/entities", e(existing, { colour: "red" }));
-    const r = await call("POST", "/entityOperations/upsert?options=update", [{ id: existing, type: "Vehicle", speed: 70 }]);
+    const r = await call("POST", "/entityOperations/upsert?options=update", [
+      { id: existing, type: "Vehicle", speed: 70 },
+    ]);
     expect(r.status, r.raw).toBe(204);
     const back = (await get(existing)).body;
     expect(back.speed.value).toBe(70);
@@ -80,7 +113,10 @@ describe("TP/NGSI-LD/CI/Prov/BE/004 batch upsert", () => {
 
   it("004_03 207 with per-entity errors; valid entities are still written", async () => {
     const fresh = uid("Vehicle");
-    const r = await call("POST", "/entityOperations/upsert", [e(fresh), { id: fresh.replace("Vehicle", "Bad"), type: "Vehicle", speed: { type: "Property" } }]);
+    const r = await call("POST", "/entityOperations/upsert", [
+      e(fresh),
+      { id: fresh.replace("Vehicle", "Bad"), type: "Vehicle", speed: { type: "Property" } },
+    ]);
     expect(r.status).toBe(207);
     expect(r.body.success).toEqual([fresh]);
     expectErrors(r.body, [[fresh.replace("Vehicle", "Bad"), "BadRequestData"]]);
@@ -94,9 +130,14 @@ describe("TP/NGSI-LD/CI/Prov/BE/005 batch update", () => {
     const a = uid("Vehicle");
     await call("POST", "/entities", e(a));
     const missing = uid("Vehicle");
-    expect((await call("POST", "/entityOperations/update", [{ id: a, speed: 99, colour: "green" }])).status).toBe(204);
+    expect(
+      (await call("POST", "/entityOperations/update", [{ id: a, speed: 99, colour: "green" }])).status,
+    ).toBe(204);
     expect((await get(a)).body.speed.value).toBe(99);
-    const r = await call("POST", "/entityOperations/update", [{ id: a, speed: 1 }, { id: missing, speed: 1 }]);
+    const r = await call("POST", "/entityOperations/update", [
+      { id: a, speed: 1 },
+      { id: missing, speed: 1 },
+    ]);
     expect(r.status).toBe(207);
     expect(r.body.success).toEqual([a]);
     expectErrors(r.body, [[missing, "ResourceNotFound"]]);
@@ -105,7 +146,13 @@ describe("TP/NGSI-LD/CI/Prov/BE/005 batch update", () => {
   it("005_02 options=noOverwrite keeps existing attributes", async () => {
     const a = uid("Vehicle");
     await call("POST", "/entities", e(a));
-    expect((await call("POST", "/entityOperations/update?options=noOverwrite", [{ id: a, speed: 5, colour: "blue" }])).status).toBe(204);
+    expect(
+      (
+        await call("POST", "/entityOperations/update?options=noOverwrite", [
+          { id: a, speed: 5, colour: "blue" },
+        ])
+      ).status,
+    ).toBe(204);
     const back = (await get(a)).body;
     expect(back.speed.value).toBe(10);
     expect(back.colour.value).toBe("blue");
@@ -122,6 +169,9 @@ describe("TP/NGSI-LD/CI/Prov/BE/006 batch delete", () => {
     const r = await call("POST", "/entityOperations/delete", [b, a, 42]);
     expect(r.status).toBe(207);
     expect(r.body.success).toEqual([b]);
-    expectErrors(r.body, [["", "BadRequestData"], [a, "ResourceNotFound"]]);
+    expectErrors(r.body, [
+      ["", "BadRequestData"],
+      [a, "ResourceNotFound"],
+    ]);
   });
 });

@@ -20,7 +20,11 @@ const building = (id: string) => ({
   name: { type: "Property", value: "Farm" },
   height: { type: "Property", value: 12.5, unitCode: "MTR", observedAt: "2024-03-01T10:00:00Z" },
   location: { type: "GeoProperty", value: { type: "Point", coordinates: [13.4, 52.5] } },
-  owner: { type: "Relationship", object: "urn:ngsi-ld:Person:alice", since: { type: "Property", value: 2019 } },
+  owner: {
+    type: "Relationship",
+    object: "urn:ngsi-ld:Person:alice",
+    since: { type: "Property", value: 2019 },
+  },
 });
 const expectProblem = (r: { status: number; body: any; headers: any }, status: number, type: string) => {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
@@ -43,7 +47,12 @@ describe("TP/NGSI-LD/CI/Prov/CE create entity (5.6.1)", () => {
 
   it("TP/NGSI-LD/CI/Prov/CE/001_02 creates from application/ld+json with @context in the body", async () => {
     const id = uid();
-    const r = await call("POST", "/entities", { ...building(id), "@context": CORE }, { "content-type": "application/ld+json" });
+    const r = await call(
+      "POST",
+      "/entities",
+      { ...building(id), "@context": CORE },
+      { "content-type": "application/ld+json" },
+    );
     expect(r.status).toBe(201);
   });
 
@@ -79,26 +88,68 @@ describe("TP/NGSI-LD/CI/Prov/CE create entity (5.6.1)", () => {
     ["a type with a forbidden character", { id: "urn:ngsi-ld:Building:x", type: "Buil(ding" }],
     ["an attribute name with a forbidden character", { id: "urn:ngsi-ld:Building:x", type: "B", "na=me": 1 }],
     ["a Property without value", { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Property" } }],
-    ["a Relationship whose object is not a URI", { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Relationship", object: "nope" } }],
+    [
+      "a Relationship whose object is not a URI",
+      { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Relationship", object: "nope" } },
+    ],
     ["an unknown attribute type", { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Propertee", value: 1 } }],
-    ["an invalid GeoJSON value", { id: "urn:ngsi-ld:B:x", type: "B", location: { type: "GeoProperty", value: { type: "Point", coordinates: [500, 1] } } }],
-    ["location that is not a GeoProperty", { id: "urn:ngsi-ld:B:x", type: "B", location: { type: "Property", value: 3 } }],
-    ["an invalid observedAt", { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Property", value: 1, observedAt: "yesterday" } }],
-    ["a datasetId that is not a URI", { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Property", value: 1, datasetId: "one" } }],
-    ["two default instances", { id: "urn:ngsi-ld:B:x", type: "B", a: [{ type: "Property", value: 1 }, { type: "Property", value: 2 }] }],
+    [
+      "an invalid GeoJSON value",
+      {
+        id: "urn:ngsi-ld:B:x",
+        type: "B",
+        location: { type: "GeoProperty", value: { type: "Point", coordinates: [500, 1] } },
+      },
+    ],
+    [
+      "location that is not a GeoProperty",
+      { id: "urn:ngsi-ld:B:x", type: "B", location: { type: "Property", value: 3 } },
+    ],
+    [
+      "an invalid observedAt",
+      { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Property", value: 1, observedAt: "yesterday" } },
+    ],
+    [
+      "a datasetId that is not a URI",
+      { id: "urn:ngsi-ld:B:x", type: "B", a: { type: "Property", value: 1, datasetId: "one" } },
+    ],
+    [
+      "two default instances",
+      {
+        id: "urn:ngsi-ld:B:x",
+        type: "B",
+        a: [
+          { type: "Property", value: 1 },
+          { type: "Property", value: 2 },
+        ],
+      },
+    ],
     ["a body that is an array", [{ id: "urn:ngsi-ld:B:x", type: "B" }]],
   ])("TP/NGSI-LD/CI/Prov/CE/003 refuses %s with 400 BadRequestData", async (_what, body) => {
     expectProblem(await call("POST", "/entities", body), 400, "BadRequestData");
   });
 
   it("TP/NGSI-LD/CI/Prov/CE/004 refuses @context in an application/json body and a Link header with ld+json", async () => {
-    expectProblem(await call("POST", "/entities", { id: uid(), type: "B", "@context": CORE }), 400, "BadRequestData");
-    const withLink = await call("POST", "/entities", { id: uid(), type: "B", "@context": CORE }, {
-      "content-type": "application/ld+json",
-      link: `<${CORE}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
-    });
+    expectProblem(
+      await call("POST", "/entities", { id: uid(), type: "B", "@context": CORE }),
+      400,
+      "BadRequestData",
+    );
+    const withLink = await call(
+      "POST",
+      "/entities",
+      { id: uid(), type: "B", "@context": CORE },
+      {
+        "content-type": "application/ld+json",
+        link: `<${CORE}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+      },
+    );
     expectProblem(withLink, 400, "BadRequestData");
-    expectProblem(await call("POST", "/entities", { id: uid(), type: "B" }, { "content-type": "application/ld+json" }), 400, "BadRequestData");
+    expectProblem(
+      await call("POST", "/entities", { id: uid(), type: "B" }, { "content-type": "application/ld+json" }),
+      400,
+      "BadRequestData",
+    );
   });
 
   it("TP/NGSI-LD/CI/Prov/CE/005 stores multi-valued attributes by datasetId", async () => {
@@ -196,7 +247,10 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
     const id = uid();
     await call("POST", "/entities", building(id));
     const before = (await call("GET", path(id, "?options=sysAttrs"))).body;
-    const r = await call("POST", path(id, "/attrs"), { name: { type: "Property", value: "Renamed" }, floors: { type: "Property", value: 3 } });
+    const r = await call("POST", path(id, "/attrs"), {
+      name: { type: "Property", value: "Renamed" },
+      floors: { type: "Property", value: 3 },
+    });
     expect(r.status, r.raw).toBe(204);
     const after = (await call("GET", path(id, "?options=sysAttrs"))).body;
     expect(after.name.value).toBe("Renamed");
@@ -208,7 +262,10 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
   it("TP/NGSI-LD/CI/Prov/EA/010_02 append with noOverwrite keeps existing values and answers 207", async () => {
     const id = uid();
     await call("POST", "/entities", building(id));
-    const r = await call("POST", path(id, "/attrs?options=noOverwrite"), { name: { type: "Property", value: "X" }, floors: 4 });
+    const r = await call("POST", path(id, "/attrs?options=noOverwrite"), {
+      name: { type: "Property", value: "X" },
+      floors: 4,
+    });
     expect(r.status).toBe(207);
     expect(r.body.updated).toEqual(["floors"]);
     expect(r.body.notUpdated[0].attributeName).toBe("name");
@@ -216,17 +273,33 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
   });
 
   it("TP/NGSI-LD/CI/Prov/EA/010_03 append to an unknown entity is 404, a bad option 400", async () => {
-    expectProblem(await call("POST", path("urn:ngsi-ld:B:none", "/attrs"), { a: 1 }), 404, "ResourceNotFound");
-    expectProblem(await call("POST", path("urn:ngsi-ld:B:none", "/attrs?options=always"), { a: 1 }), 400, "BadRequestData");
+    expectProblem(
+      await call("POST", path("urn:ngsi-ld:B:none", "/attrs"), { a: 1 }),
+      404,
+      "ResourceNotFound",
+    );
+    expectProblem(
+      await call("POST", path("urn:ngsi-ld:B:none", "/attrs?options=always"), { a: 1 }),
+      400,
+      "BadRequestData",
+    );
   });
 
   it("TP/NGSI-LD/CI/Prov/EA/011_01 update changes existing attributes only: 204, or 207 naming the others", async () => {
     const id = uid();
     await call("POST", "/entities", building(id));
-    expect((await call("PATCH", path(id, "/attrs"), { name: { type: "Property", value: "New" } })).status).toBe(204);
-    const r = await call("PATCH", path(id, "/attrs"), { name: { type: "Property", value: "Newer" }, colour: { type: "Property", value: "red" } });
+    expect(
+      (await call("PATCH", path(id, "/attrs"), { name: { type: "Property", value: "New" } })).status,
+    ).toBe(204);
+    const r = await call("PATCH", path(id, "/attrs"), {
+      name: { type: "Property", value: "Newer" },
+      colour: { type: "Property", value: "red" },
+    });
     expect(r.status).toBe(207);
-    expect(r.body).toEqual({ updated: ["name"], notUpdated: [{ attributeName: "colour", reason: "the attribute does not exist" }] });
+    expect(r.body).toEqual({
+      updated: ["name"],
+      notUpdated: [{ attributeName: "colour", reason: "the attribute does not exist" }],
+    });
     const back = (await call("GET", path(id))).body;
     expect(back.name.value).toBe("Newer");
     expect(back.colour).toBeUndefined();
@@ -235,15 +308,31 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
   it("TP/NGSI-LD/CI/Prov/EA/012_01 partial attribute update merges into the attribute", async () => {
     const id = uid();
     await call("POST", "/entities", building(id));
-    const r = await call("PATCH", path(id, "/attrs/height"), { value: 14, observedAt: "2024-04-01T00:00:00Z" });
+    const r = await call("PATCH", path(id, "/attrs/height"), {
+      value: 14,
+      observedAt: "2024-04-01T00:00:00Z",
+    });
     expect(r.status, r.raw).toBe(204);
     const back = (await call("GET", path(id))).body;
-    expect(back.height).toEqual({ type: "Property", value: 14, unitCode: "MTR", observedAt: "2024-04-01T00:00:00Z" });
+    expect(back.height).toEqual({
+      type: "Property",
+      value: 14,
+      unitCode: "MTR",
+      observedAt: "2024-04-01T00:00:00Z",
+    });
     const sub = await call("PATCH", path(id, "/attrs/owner"), { since: { type: "Property", value: 2020 } });
     expect(sub.status).toBe(204);
-    expect((await call("GET", path(id))).body.owner).toEqual({ type: "Relationship", object: "urn:ngsi-ld:Person:alice", since: { type: "Property", value: 2020 } });
+    expect((await call("GET", path(id))).body.owner).toEqual({
+      type: "Relationship",
+      object: "urn:ngsi-ld:Person:alice",
+      since: { type: "Property", value: 2020 },
+    });
     expectProblem(await call("PATCH", path(id, "/attrs/nothing"), { value: 1 }), 404, "ResourceNotFound");
-    expectProblem(await call("PATCH", path(id, "/attrs/height"), { type: "Relationship", object: "urn:x:y" }), 400, "BadRequestData");
+    expectProblem(
+      await call("PATCH", path(id, "/attrs/height"), { type: "Relationship", object: "urn:x:y" }),
+      400,
+      "BadRequestData",
+    );
   });
 
   it("TP/NGSI-LD/CI/Prov/EA/012_02 partial update of one datasetId instance", async () => {
@@ -251,11 +340,20 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
     await call("POST", "/entities", {
       id,
       type: "Sensor",
-      temperature: [{ type: "Property", value: 1 }, { type: "Property", value: 2, datasetId: "urn:ngsi-ld:Dataset:b" }],
+      temperature: [
+        { type: "Property", value: 1 },
+        { type: "Property", value: 2, datasetId: "urn:ngsi-ld:Dataset:b" },
+      ],
     });
-    expect((await call("PATCH", path(id, "/attrs/temperature"), { value: 5, datasetId: "urn:ngsi-ld:Dataset:b" })).status).toBe(204);
+    expect(
+      (await call("PATCH", path(id, "/attrs/temperature"), { value: 5, datasetId: "urn:ngsi-ld:Dataset:b" }))
+        .status,
+    ).toBe(204);
     const back = (await call("GET", path(id))).body;
-    expect(back.temperature).toEqual([{ type: "Property", value: 1 }, { type: "Property", value: 5, datasetId: "urn:ngsi-ld:Dataset:b" }]);
+    expect(back.temperature).toEqual([
+      { type: "Property", value: 1 },
+      { type: "Property", value: 5, datasetId: "urn:ngsi-ld:Dataset:b" },
+    ]);
   });
 
   it("TP/NGSI-LD/CI/Prov/EA/013_01 deletes an attribute: default instance, datasetId, deleteAll", async () => {
@@ -271,8 +369,14 @@ describe("TP/NGSI-LD/CI/Prov/EA entity attributes (5.6.2-5.6.5)", () => {
       ],
     });
     expect((await call("DELETE", path(id, "/attrs/name"))).status).toBe(204);
-    expect((await call("DELETE", path(id, "/attrs/temperature?datasetId=urn:ngsi-ld:Dataset:b"))).status).toBe(204);
-    expectProblem(await call("DELETE", path(id, "/attrs/temperature?datasetId=urn:ngsi-ld:Dataset:b")), 404, "ResourceNotFound");
+    expect(
+      (await call("DELETE", path(id, "/attrs/temperature?datasetId=urn:ngsi-ld:Dataset:b"))).status,
+    ).toBe(204);
+    expectProblem(
+      await call("DELETE", path(id, "/attrs/temperature?datasetId=urn:ngsi-ld:Dataset:b")),
+      404,
+      "ResourceNotFound",
+    );
     let back = (await call("GET", path(id))).body;
     expect(back.name).toBeUndefined();
     expect(back.temperature.map((i: any) => i.value)).toEqual([1, 3]);
@@ -292,12 +396,22 @@ describe("TP/NGSI-LD/CI/Prov/ME merge entity (5.6.17) and TP/NGSI-LD/CI/Prov/RPE
     const r = await call(
       "PATCH",
       path(id),
-      { height: { value: 13 }, owner: { since: { type: "Property", value: 2021 } }, colour: "blue", name: "urn:ngsi-ld:null" },
+      {
+        height: { value: 13 },
+        owner: { since: { type: "Property", value: 2021 } },
+        colour: "blue",
+        name: "urn:ngsi-ld:null",
+      },
       { "content-type": "application/merge-patch+json" },
     );
     expect(r.status, r.raw).toBe(204);
     const back = (await call("GET", path(id))).body;
-    expect(back.height).toEqual({ type: "Property", value: 13, unitCode: "MTR", observedAt: "2024-03-01T10:00:00Z" });
+    expect(back.height).toEqual({
+      type: "Property",
+      value: 13,
+      unitCode: "MTR",
+      observedAt: "2024-03-01T10:00:00Z",
+    });
     expect(back.owner.since.value).toBe(2021);
     expect(back.owner.object).toBe("urn:ngsi-ld:Person:alice");
     expect(back.colour).toEqual({ type: "Property", value: "blue" });

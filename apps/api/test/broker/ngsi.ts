@@ -9,7 +9,8 @@ export interface NgsiResponse {
 }
 
 export const CORE = "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.8.jsonld";
-export const linkHeader = (url: string) => `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
+export const linkHeader = (url: string) =>
+  `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
 export const ERR = (t: string) => `https://uri.etsi.org/ngsi-ld/errors/${t}`;
 
 export function ngsi(t: TestApp) {
@@ -32,7 +33,12 @@ export function ngsi(t: TestApp) {
     } catch {
       parsed = res.body;
     }
-    return { status: res.statusCode, body: parsed, headers: res.headers as NgsiResponse["headers"], raw: res.body };
+    return {
+      status: res.statusCode,
+      body: parsed,
+      headers: res.headers as NgsiResponse["headers"],
+      raw: res.body,
+    };
   };
 }
 
@@ -43,4 +49,5 @@ export async function startBroker(): Promise<{ t: TestApp; call: ReturnType<type
 
 let counter = 0;
 /** A fresh entity id per test, so that tests in one file do not see each other's entities. */
-export const uid = (kind = "Building") => `urn:ngsi-ld:${kind}:${Date.now().toString(36)}${(counter++).toString(36)}`;
+export const uid = (kind = "Building") =>
+  `urn:ngsi-ld:${kind}:${Date.now().toString(36)}${(counter++).toString(36)}`;

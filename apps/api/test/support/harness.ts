@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import type { Permission } from "@orrery/model";
 import { buildApp, type App } from "../../src/app.ts";
 import { loadPolicy } from "../../src/auth/policy.ts";
@@ -109,4 +110,15 @@ export function client(t: TestApp, token?: string) {
       raw: res.body,
     };
   };
+}
+
+/** One app for the whole test file, and a client signed in with a demo role (admin by default). */
+export function useTestApp(role = "admin") {
+  const ctx = {} as { t: TestApp; api: ReturnType<typeof client> };
+  beforeAll(async () => {
+    ctx.t = await startTestApp();
+    ctx.api = client(ctx.t, await ctx.t.tokenFor(role));
+  });
+  afterAll(() => ctx.t?.close());
+  return ctx;
 }
