@@ -16,19 +16,23 @@ export type ParseMode = "full" | "fragment";
 export type ParsedAttribute = Instance[] | "delete";
 
 const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|\\^`]+$/;
-export const isUri = (s: unknown): s is string => typeof s === "string" && s.length <= 2048 && uriPattern.test(s);
+export const isUri = (s: unknown): s is string =>
+  typeof s === "string" && s.length <= 2048 && uriPattern.test(s);
 
 /** Characters the spec forbids in names (4.6.2), plus whitespace and controls. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what the check rejects
 const badNameChar = /[<>"'=;()\s\x00-\x1f\x7f]/;
 export function checkName(name: string, what: string): void {
-  if (name === "" || name.length > 512 || badNameChar.test(name)) throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
+  if (name === "" || name.length > 512 || badNameChar.test(name))
+    throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
 }
 
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-export const isDateTime = (s: unknown): s is string => typeof s === "string" && dateTimePattern.test(s) && !Number.isNaN(Date.parse(s));
+export const isDateTime = (s: unknown): s is string =>
+  typeof s === "string" && dateTimePattern.test(s) && !Number.isNaN(Date.parse(s));
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const isNull = (v: unknown) => v === null || v === NGSI_LD_NULL;
 
 /** Keys whose presence tells the concise form's attribute type. */
@@ -42,14 +46,24 @@ const conciseKeys: Array<[string, AttributeType]> = [
   ["value", "Property"],
 ];
 
-const looksLikeGeometry = (v: unknown) => isObject(v) && typeof v.type === "string" && "coordinates" in v && geometryProblem(v) === null;
+const looksLikeGeometry = (v: unknown) =>
+  isObject(v) && typeof v.type === "string" && "coordinates" in v && geometryProblem(v) === null;
 
 /** Whether an array in a body is a list of attribute instances (multi-attribute) rather than an array value. */
 function isInstanceArray(v: unknown[]): boolean {
-  return v.length > 0 && v.every((x) => isObject(x) && ("type" in x || "datasetId" in x || conciseKeys.some(([k]) => k in x)));
+  return (
+    v.length > 0 &&
+    v.every((x) => isObject(x) && ("type" in x || "datasetId" in x || conciseKeys.some(([k]) => k in x)))
+  );
 }
 
-export function parseAttribute(name: string, raw: unknown, ctx: CompiledContext, mode: ParseMode, depth = 0): ParsedAttribute {
+export function parseAttribute(
+  name: string,
+  raw: unknown,
+  ctx: CompiledContext,
+  mode: ParseMode,
+  depth = 0,
+): ParsedAttribute {
   if (mode === "fragment" && isNull(raw)) return "delete";
   if (Array.isArray(raw) && isInstanceArray(raw)) {
     if (depth > 0) throw badRequest(`sub-attribute ${name} cannot be multi-valued`);
@@ -57,7 +71,10 @@ export function parseAttribute(name: string, raw: unknown, ctx: CompiledContext,
     const seen = new Set<string>();
     for (const i of instances) {
       const key = i.datasetId ?? "";
-      if (seen.has(key)) throw badRequest(`attribute ${name} has two instances with ${key ? `datasetId ${key}` : "no datasetId"}`);
+      if (seen.has(key))
+        throw badRequest(
+          `attribute ${name} has two instances with ${key ? `datasetId ${key}` : "no datasetId"}`,
+        );
       seen.add(key);
     }
     return instances;
@@ -65,7 +82,13 @@ export function parseAttribute(name: string, raw: unknown, ctx: CompiledContext,
   return [parseInstance(name, raw, ctx, mode, depth)];
 }
 
-function parseInstance(name: string, raw: unknown, ctx: CompiledContext, mode: ParseMode, depth: number): Instance {
+function parseInstance(
+  name: string,
+  raw: unknown,
+  ctx: CompiledContext,
+  mode: ParseMode,
+  depth: number,
+): Instance {
   if (raw === null || raw === undefined) throw badRequest(`attribute ${name} has no value`);
   // Concise form: a bare value is a Property, a bare GeoJSON geometry a GeoProperty.
   if (!isObject(raw)) return { type: "Property", value: raw };
@@ -73,7 +96,9 @@ function parseInstance(name: string, raw: unknown, ctx: CompiledContext, mode: P
   let type: AttributeType;
   if ("type" in raw) {
     if (!attributeTypes.includes(raw.type as AttributeType))
-      throw badRequest(`attribute ${name} has type ${JSON.stringify(raw.type)}; expected one of ${attributeTypes.join(", ")}`);
+      throw badRequest(
+        `attribute ${name} has type ${JSON.stringify(raw.type)}; expected one of ${attributeTypes.join(", ")}`,
+      );
     type = raw.type as AttributeType;
   } else {
     const found = conciseKeys.find(([k]) => k in raw);
@@ -105,8 +130,10 @@ function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: Pa
     throw badRequest(`attribute ${name} ${why}`);
   };
   if (i.datasetId !== undefined && !isUri(i.datasetId)) fail("has a datasetId that is not a URI");
-  if (i.observedAt !== undefined && !isDateTime(i.observedAt)) fail("has an observedAt that is not an ISO 8601 date-time");
-  if (i.unitCode !== undefined && (typeof i.unitCode !== "string" || i.unitCode === "")) fail("has a unitCode that is not a string");
+  if (i.observedAt !== undefined && !isDateTime(i.observedAt))
+    fail("has an observedAt that is not an ISO 8601 date-time");
+  if (i.unitCode !== undefined && (typeof i.unitCode !== "string" || i.unitCode === ""))
+    fail("has a unitCode that is not a string");
   const full = mode === "full";
   switch (i.type) {
     case "Property":
@@ -131,7 +158,8 @@ function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: Pa
       break;
     }
     case "LanguageProperty":
-      if (i.languageMap === undefined ? full : !isObject(i.languageMap)) fail("is a LanguageProperty without a languageMap object");
+      if (i.languageMap === undefined ? full : !isObject(i.languageMap))
+        fail("is a LanguageProperty without a languageMap object");
       break;
     case "VocabProperty":
       if (i.vocab === undefined) {
@@ -140,7 +168,8 @@ function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: Pa
       }
       {
         const terms = Array.isArray(i.vocab) ? i.vocab : [i.vocab];
-        if (!terms.every((t) => typeof t === "string" && t !== "")) fail("has a vocab that is not a term or a list of terms");
+        if (!terms.every((t) => typeof t === "string" && t !== ""))
+          fail("has a vocab that is not a term or a list of terms");
         // Vocab values are terms of the context: stored expanded like names.
         const expanded = terms.map((t) => ctx.expand(t as string));
         i.vocab = Array.isArray(i.vocab) ? expanded : expanded[0];
@@ -150,10 +179,12 @@ function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: Pa
       if (i.json === undefined && full) fail("is a JsonProperty without json");
       break;
     case "ListProperty":
-      if (i.valueList === undefined ? full : !Array.isArray(i.valueList)) fail("is a ListProperty without a valueList array");
+      if (i.valueList === undefined ? full : !Array.isArray(i.valueList))
+        fail("is a ListProperty without a valueList array");
       break;
     case "ListRelationship":
-      if (i.objectList === undefined ? full : !Array.isArray(i.objectList)) fail("is a ListRelationship without an objectList array");
+      if (i.objectList === undefined ? full : !Array.isArray(i.objectList))
+        fail("is a ListRelationship without an objectList array");
       break;
   }
   // A member that belongs to another attribute type is a mistake the client wants to hear about.
@@ -165,17 +196,29 @@ function checkInstance(name: string, i: Instance, ctx: CompiledContext, mode: Pa
     ["valueList", "ListProperty"],
     ["objectList", "ListRelationship"],
   ] as const) {
-    if (i[member] !== undefined && i.type && i.type !== owner) fail(`is a ${i.type} but has the ${member} member of a ${owner}`);
+    if (i[member] !== undefined && i.type && i.type !== owner)
+      fail(`is a ${i.type} but has the ${member} member of a ${owner}`);
   }
   if (i.value !== undefined && i.type && i.type !== "Property" && i.type !== "GeoProperty")
     fail(`is a ${i.type} but has a value member`);
 }
 
 /** Attribute names with fixed meanings in the core context that must be GeoProperties (4.7). */
-const geoNames = new Set(["location", "observationSpace", "operationSpace"].map((n) => `https://uri.etsi.org/ngsi-ld/${n}`));
+const geoNames = new Set(
+  ["location", "observationSpace", "operationSpace"].map((n) => `https://uri.etsi.org/ngsi-ld/${n}`),
+);
 
 /** Entity members that are not attributes. */
-const entityMembers = new Set(["id", "@id", "type", "@type", "@context", "createdAt", "modifiedAt", "deletedAt"]);
+const entityMembers = new Set([
+  "id",
+  "@id",
+  "type",
+  "@type",
+  "@context",
+  "createdAt",
+  "modifiedAt",
+  "deletedAt",
+]);
 
 export interface ParsedEntity {
   id?: string;
@@ -204,7 +247,8 @@ export function parseEntity(
     if (entityMembers.has(name)) continue;
     checkName(name, "attribute");
     const iri = ctx.expand(name);
-    if (iri in parsed.attrs) throw badRequest(`attribute ${name} is given twice (two terms expand to ${iri})`);
+    if (iri in parsed.attrs)
+      throw badRequest(`attribute ${name} is given twice (two terms expand to ${iri})`);
     const attr = parseAttribute(name, raw, ctx, options.mode);
     if (attr !== "delete" && geoNames.has(iri) && attr.some((i) => i.type && i.type !== "GeoProperty"))
       throw badRequest(`attribute ${name} must be a GeoProperty`);

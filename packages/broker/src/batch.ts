@@ -33,7 +33,13 @@ function entitiesOf(body: unknown): unknown[] {
 }
 
 /** Parses every entity with its own @context; the ones that fail are recorded, not thrown. */
-async function parseAll(broker: Broker, ngsi: NgsiRequest, body: unknown, result: BatchResult, requireType: boolean): Promise<ParsedEntity[]> {
+async function parseAll(
+  broker: Broker,
+  ngsi: NgsiRequest,
+  body: unknown,
+  result: BatchResult,
+  requireType: boolean,
+): Promise<ParsedEntity[]> {
   const parsed: ParsedEntity[] = [];
   for (const item of entitiesOf(body)) {
     const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
@@ -48,7 +54,8 @@ async function parseAll(broker: Broker, ngsi: NgsiRequest, body: unknown, result
 }
 
 function answer(reply: FastifyReply, result: BatchResult, okStatus: 201 | 204, created: string[] = []) {
-  if (result.errors.length) return reply.code(207).type("application/json").send({ success: result.success, errors: result.errors });
+  if (result.errors.length)
+    return reply.code(207).type("application/json").send({ success: result.success, errors: result.errors });
   if (okStatus === 204) return reply.code(204).send();
   return reply.code(201).type("application/json").send(created);
 }
@@ -64,7 +71,8 @@ export function registerBatchRoutes(app: FastifyInstance, broker: Broker): void 
     const fresh: StoredEntity[] = [];
     const seen = new Set<string>();
     for (const p of await parseAll(broker, ngsi, request.body, result, true)) {
-      if (seen.has(p.id!)) result.fail(p.id, new NgsiLdError("AlreadyExists", `entity ${p.id} is given twice in the batch`));
+      if (seen.has(p.id!))
+        result.fail(p.id, new NgsiLdError("AlreadyExists", `entity ${p.id} is given twice in the batch`));
       else fresh.push(newEntity(p, now));
       seen.add(p.id!);
     }
@@ -96,7 +104,11 @@ export function registerBatchRoutes(app: FastifyInstance, broker: Broker): void 
         if (!existing) {
           changed.set(p.id!, newEntity(p, now));
           createdIds.push(p.id!);
-        } else changed.set(p.id!, update ? appendAttributes(existing, p, now, false).entity : replaceEntity(existing, p, now));
+        } else
+          changed.set(
+            p.id!,
+            update ? appendAttributes(existing, p, now, false).entity : replaceEntity(existing, p, now),
+          );
         result.success.push(p.id!);
       }
       return { write: [...changed.values()], result: createdIds };

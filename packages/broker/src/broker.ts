@@ -43,7 +43,10 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const broker: Broker = {
     store: new EntityStore(options.db),
-    contexts: new ContextResolver({ timeoutMs: options.contextTimeoutMs ?? 5000, localContexts: options.localContexts }),
+    contexts: new ContextResolver({
+      timeoutMs: options.contextTimeoutMs ?? 5000,
+      localContexts: options.localContexts,
+    }),
     pageSizeCap: options.pageSizeCap ?? 1000,
     defaultLimit: Math.min(options.defaultLimit ?? 20, options.pageSizeCap ?? 1000),
     prefix: app.prefix,
@@ -66,14 +69,18 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
     else if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
       problem = invalidRequest(`the body is larger than this broker's limit of ${bodyLimit} bytes`);
     else if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
-      problem = new NgsiLdError("UnsupportedMediaType", `Content-Type ${request.headers["content-type"]} is not supported; use ${jsonTypes.join(" or ")}`);
+      problem = new NgsiLdError(
+        "UnsupportedMediaType",
+        `Content-Type ${request.headers["content-type"]} is not supported; use ${jsonTypes.join(" or ")}`,
+      );
     else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500)
       problem = invalidRequest(error.message);
     else {
       request.log.error({ err: error }, "NGSI-LD broker failure");
       problem = new NgsiLdError("InternalError", "the broker failed; the error is in its log");
     }
-    if (problem.status >= 500 && problem.errorType !== "InternalError") request.log.warn({ problem: problem.detail }, "NGSI-LD request failed");
+    if (problem.status >= 500 && problem.errorType !== "InternalError")
+      request.log.warn({ problem: problem.detail }, "NGSI-LD request failed");
     // ETSI GS CIM 009 answers ProblemDetails as application/json (as Orion-LD and Scorpio do).
     return reply.code(problem.status).type("application/json").send(problem.toProblem());
   });

@@ -67,7 +67,11 @@ class TermMap implements CompiledContext {
       if (!iri || def.reverse || iri.startsWith("@")) continue;
       // JSON-LD term selection: the shortest term wins, then the lexicographically least.
       const current = this.inverse.get(iri);
-      if (current === undefined || term.length < current.length || (term.length === current.length && term < current))
+      if (
+        current === undefined ||
+        term.length < current.length ||
+        (term.length === current.length && term < current)
+      )
         this.inverse.set(iri, term);
       if (def._prefix && !term.includes(":")) this.prefixes.push([term, iri]);
     }
@@ -140,9 +144,11 @@ export interface ContextOptions {
 class ContextUnavailable extends Error {}
 
 /** jsonld.js API that @types/jsonld does not declare: turns a local context into an active context. */
-const processContext = (jsonld as unknown as {
-  processContext(active: unknown, local: unknown, options: object): Promise<unknown>;
-}).processContext;
+const processContext = (
+  jsonld as unknown as {
+    processContext(active: unknown, local: unknown, options: object): Promise<unknown>;
+  }
+).processContext;
 
 /** Compiles request contexts with a local document loader, caching documents and results. */
 export class ContextResolver {
@@ -181,7 +187,8 @@ export class ContextResolver {
       const active = (await processContext(await processContext(null, null, {}), local, {
         documentLoader: (url: string) => this.load(url),
       })) as ActiveContext;
-      const single = userContexts.length === 1 && typeof userContexts[0] === "string" ? userContexts[0] : undefined;
+      const single =
+        userContexts.length === 1 && typeof userContexts[0] === "string" ? userContexts[0] : undefined;
       return new TermMap(context, single ?? CORE_CONTEXT_URL, active);
     } catch (error) {
       if (isUnavailable(error)) throw new NgsiLdError("LdContextNotAvailable", messageOf(error));
@@ -190,12 +197,17 @@ export class ContextResolver {
   }
 
   private async load(url: string): Promise<{ contextUrl: null; documentUrl: string; document: object }> {
-    const doc = builtIn.get(url) ?? this.options.localContexts?.[url] ?? this.documents.get(url) ?? (await this.fetchRemote(url));
+    const doc =
+      builtIn.get(url) ??
+      this.options.localContexts?.[url] ??
+      this.documents.get(url) ??
+      (await this.fetchRemote(url));
     return { contextUrl: null, documentUrl: url, document: doc };
   }
 
   private async fetchRemote(url: string): Promise<object> {
-    if (!/^https?:\/\//.test(url)) throw new ContextUnavailable(`cannot load @context ${url}: not an http(s) URL`);
+    if (!/^https?:\/\//.test(url))
+      throw new ContextUnavailable(`cannot load @context ${url}: not an http(s) URL`);
     let document: object;
     try {
       const response = await fetch(url, {

@@ -7,7 +7,8 @@ import { ngsiRequest, sendJson } from "./request.ts";
 
 /** Names sorted as the client reads them (compacted), not by IRI. */
 const sorted = (names: string[]) => [...names].sort();
-const byName = <T>(items: T[], name: (t: T) => string) => [...items].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+const byName = <T>(items: T[], name: (t: T) => string) =>
+  [...items].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 
 /** Entity type and attribute discovery (ETSI GS CIM 009 v1.8, 5.7.5-5.7.10), names compacted with the request's @context. */
 export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): void {
@@ -15,7 +16,8 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
   const begin = async (request: FastifyRequest, allowed: string[]) => {
     checkParams(request.query as Query, allowed);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    if (!(await store.tenantExists(ngsi.tenant))) throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    if (!(await store.tenantExists(ngsi.tenant)))
+      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
     return ngsi;
   };
 
@@ -27,9 +29,18 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       return sendJson(
         reply,
         ngsi,
-        byName(types, (t) => c(t.type)).map((t) => ({ id: t.type, type: "EntityType", typeName: c(t.type), attributeNames: sorted(t.attributes.map(c)) })),
+        byName(types, (t) => c(t.type)).map((t) => ({
+          id: t.type,
+          type: "EntityType",
+          typeName: c(t.type),
+          attributeNames: sorted(t.attributes.map(c)),
+        })),
       );
-    return sendJson(reply, ngsi, { id: `urn:ngsi-ld:EntityTypeList:${randomUUID()}`, type: "EntityTypeList", typeList: sorted(types.map((t) => c(t.type))) });
+    return sendJson(reply, ngsi, {
+      id: `urn:ngsi-ld:EntityTypeList:${randomUUID()}`,
+      type: "EntityTypeList",
+      typeList: sorted(types.map((t) => c(t.type))),
+    });
   });
 
   app.get("/types/:type", async (request, reply) => {
@@ -44,7 +55,12 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       type: "EntityTypeInfo",
       typeName: c(iri),
       entityCount: info.count,
-      attributeDetails: byName(attributes, (a) => c(a.attribute)).map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), attributeTypes: a.kinds })),
+      attributeDetails: byName(attributes, (a) => c(a.attribute)).map((a) => ({
+        id: a.attribute,
+        type: "Attribute",
+        attributeName: c(a.attribute),
+        attributeTypes: a.kinds,
+      })),
     });
   });
 
@@ -56,7 +72,12 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
       return sendJson(
         reply,
         ngsi,
-        byName(attributes, (a) => c(a.attribute)).map((a) => ({ id: a.attribute, type: "Attribute", attributeName: c(a.attribute), typeNames: sorted(a.types.map(c)) })),
+        byName(attributes, (a) => c(a.attribute)).map((a) => ({
+          id: a.attribute,
+          type: "Attribute",
+          attributeName: c(a.attribute),
+          typeNames: sorted(a.types.map(c)),
+        })),
       );
     return sendJson(reply, ngsi, {
       id: `urn:ngsi-ld:AttributeList:${randomUUID()}`,

@@ -45,7 +45,10 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
       ngsi,
       {
         updated: outcome.updated.map(compact),
-        notUpdated: outcome.notUpdated.map((n) => ({ attributeName: compact(n.attributeName), reason: n.reason })),
+        notUpdated: outcome.notUpdated.map((n) => ({
+          attributeName: compact(n.attributeName),
+          reason: n.reason,
+        })),
       },
       false,
     );
@@ -58,8 +61,12 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const parsed = parseEntity(request.body, ctx, { mode: "full", requireId: true, requireType: true });
     const entity = newEntity(parsed, new Date().toISOString());
     const inserted = await store.insert(ngsi.tenant, [entity]);
-    if (!inserted.has(entity.id)) throw new NgsiLdError("AlreadyExists", `entity ${entity.id} already exists`);
-    return reply.code(201).header("location", `${broker.prefix}/entities/${encodeURIComponent(entity.id)}`).send();
+    if (!inserted.has(entity.id))
+      throw new NgsiLdError("AlreadyExists", `entity ${entity.id} already exists`);
+    return reply
+      .code(201)
+      .header("location", `${broker.prefix}/entities/${encodeURIComponent(entity.id)}`)
+      .send();
   });
 
   app.get("/entities/:entityId", async (request, reply) => {
@@ -67,12 +74,18 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(query, ["attrs", "options", "format", "lang", "local"]);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    if (!(await store.tenantExists(ngsi.tenant))) throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    if (!(await store.tenantExists(ngsi.tenant)))
+      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
     const attrs = listParam(query, "attrs")?.map((a) => ngsi.context.expand(a));
-    const options = renderOptions(stringParam(query, "options"), stringParam(query, "format"), attrs && new Set(attrs));
+    const options = renderOptions(
+      stringParam(query, "options"),
+      stringParam(query, "format"),
+      attrs && new Set(attrs),
+    );
     const entity = await store.get(ngsi.tenant, id);
     if (!entity) throw notFound(`entity ${id} does not exist`);
-    if (attrs && !attrs.some((a) => a in entity.attrs)) throw notFound(`entity ${id} has none of the attributes ${attrs.join(", ")}`);
+    if (attrs && !attrs.some((a) => a in entity.attrs))
+      throw notFound(`entity ${id} has none of the attributes ${attrs.join(", ")}`);
     return sendJson(reply, ngsi, renderEntity(entity, ngsi.context, options));
   });
 
@@ -90,8 +103,13 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(request.query as Query, ["type"]);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, { mode: "fragment", requireId: false, requireType: false });
-    if (parsed.id !== undefined && parsed.id !== id) throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    const parsed = parseEntity(request.body, ngsi.context, {
+      mode: "fragment",
+      requireId: false,
+      requireType: false,
+    });
+    if (parsed.id !== undefined && parsed.id !== id)
+      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
     await change(ngsi.tenant, id, (e, now) => mergeEntity(e, parsed, now));
     return reply.code(204).send();
   });
@@ -101,9 +119,18 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(request.query as Query, []);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, { mode: "full", requireId: false, requireType: false });
-    if (parsed.id !== undefined && parsed.id !== id) throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
-    await change(ngsi.tenant, id, (e, now) => ({ entity: replaceEntity(e, parsed, now), updated: [], notUpdated: [] }));
+    const parsed = parseEntity(request.body, ngsi.context, {
+      mode: "full",
+      requireId: false,
+      requireType: false,
+    });
+    if (parsed.id !== undefined && parsed.id !== id)
+      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    await change(ngsi.tenant, id, (e, now) => ({
+      entity: replaceEntity(e, parsed, now),
+      updated: [],
+      notUpdated: [],
+    }));
     return reply.code(204).send();
   });
 
@@ -115,9 +142,16 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     if (options.some((o) => o !== "noOverwrite")) throw badRequest(`unknown option in ${options.join(",")}`);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, { mode: "full", requireId: false, requireType: false });
-    if (parsed.id !== undefined && parsed.id !== id) throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
-    const outcome = await change(ngsi.tenant, id, (e, now) => appendAttributes(e, parsed, now, options.includes("noOverwrite")));
+    const parsed = parseEntity(request.body, ngsi.context, {
+      mode: "full",
+      requireId: false,
+      requireType: false,
+    });
+    if (parsed.id !== undefined && parsed.id !== id)
+      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    const outcome = await change(ngsi.tenant, id, (e, now) =>
+      appendAttributes(e, parsed, now, options.includes("noOverwrite")),
+    );
     return answerUpdate(reply, ngsi, outcome);
   });
 
@@ -126,7 +160,11 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(request.query as Query, []);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, { mode: "full", requireId: false, requireType: false });
+    const parsed = parseEntity(request.body, ngsi.context, {
+      mode: "full",
+      requireId: false,
+      requireType: false,
+    });
     const outcome = await change(ngsi.tenant, id, (e, now) => updateAttributes(e, parsed, now));
     return answerUpdate(reply, ngsi, outcome);
   });
@@ -139,10 +177,12 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
     const ctx = ngsi.context;
     const body = request.body;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("the body must be an attribute fragment (a JSON object)");
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      throw badRequest("the body must be an attribute fragment (a JSON object)");
     const { "@context": _ignored, ...fragmentBody } = body as Record<string, unknown>;
     const parsed = parseAttribute(attrName, fragmentBody, ctx, "fragment");
-    if (parsed === "delete" || parsed.length !== 1) throw badRequest("the body must be one attribute fragment");
+    if (parsed === "delete" || parsed.length !== 1)
+      throw badRequest("the body must be one attribute fragment");
     const iri = ngsi.context.expand(attrName);
     await change(ngsi.tenant, id, (e, now) => partialUpdate(e, iri, parsed[0]!, now));
     return reply.code(204).send();
@@ -158,7 +198,11 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const deleteAll = boolParam(query, "deleteAll");
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
     const iri = ngsi.context.expand((request.params as { attrId: string }).attrId);
-    await change(ngsi.tenant, id, (e, now) => ({ entity: deleteAttribute(e, iri, { datasetId, deleteAll }, now), updated: [], notUpdated: [] }));
+    await change(ngsi.tenant, id, (e, now) => ({
+      entity: deleteAttribute(e, iri, { datasetId, deleteAll }, now),
+      updated: [],
+      notUpdated: [],
+    }));
     return reply.code(204).send();
   });
 }

@@ -9,7 +9,14 @@ import type { Geometry, LineString, Point, Polygon } from "geojson";
 import { badRequest } from "./problems.ts";
 
 /** GeoJSON geometry types NGSI-LD GeoProperties and geo-queries use (GeometryCollection is not supported). */
-export const geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"] as const;
+export const geometryTypes = [
+  "Point",
+  "MultiPoint",
+  "LineString",
+  "MultiLineString",
+  "Polygon",
+  "MultiPolygon",
+] as const;
 
 const depthOf: Record<string, number> = {
   Point: 0,
@@ -22,26 +29,38 @@ const depthOf: Record<string, number> = {
 
 /** Null when the value is a well-formed geometry of a supported type, otherwise why it is not. */
 export function geometryProblem(value: unknown): string | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return "is not a GeoJSON geometry object";
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return "is not a GeoJSON geometry object";
   const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };
   if (typeof type !== "string" || !(type in depthOf))
     return `has GeoJSON type ${JSON.stringify(type)}; expected one of ${geometryTypes.join(", ")}`;
   if (!coordinatesOk(coordinates, depthOf[type]!)) return `has invalid coordinates for a ${type}`;
-  if (type === "LineString" && (coordinates as unknown[]).length < 2) return "is a LineString with fewer than 2 positions";
-  if (type === "Polygon" && !ringsOk(coordinates as number[][][])) return "is a Polygon whose rings are not closed with 4 or more positions";
-  if (type === "MultiPolygon" && !(coordinates as number[][][][]).every(ringsOk)) return "is a MultiPolygon with an invalid ring";
+  if (type === "LineString" && (coordinates as unknown[]).length < 2)
+    return "is a LineString with fewer than 2 positions";
+  if (type === "Polygon" && !ringsOk(coordinates as number[][][]))
+    return "is a Polygon whose rings are not closed with 4 or more positions";
+  if (type === "MultiPolygon" && !(coordinates as number[][][][]).every(ringsOk))
+    return "is a MultiPolygon with an invalid ring";
   return null;
 }
 
 function coordinatesOk(c: unknown, depth: number): boolean {
   if (!Array.isArray(c)) return false;
   if (depth === 0)
-    return c.length >= 2 && c.length <= 3 && c.every((n) => typeof n === "number" && Number.isFinite(n)) && Math.abs(c[0]) <= 180 && Math.abs(c[1]) <= 90;
+    return (
+      c.length >= 2 &&
+      c.length <= 3 &&
+      c.every((n) => typeof n === "number" && Number.isFinite(n)) &&
+      Math.abs(c[0]) <= 180 &&
+      Math.abs(c[1]) <= 90
+    );
   return c.length > 0 && c.every((x) => coordinatesOk(x, depth - 1));
 }
 
 function ringsOk(rings: number[][][]): boolean {
-  return rings.every((r) => r.length >= 4 && r[0]![0] === r[r.length - 1]![0] && r[0]![1] === r[r.length - 1]![1]);
+  return rings.every(
+    (r) => r.length >= 4 && r[0]![0] === r[r.length - 1]![0] && r[0]![1] === r[r.length - 1]![1],
+  );
 }
 
 export type GeoRelation =
@@ -56,7 +75,12 @@ export interface GeoQuery {
 }
 
 /** Parses geoQ members given as query parameters or as a POST /entityOperations/query geoQ object. */
-export function parseGeoQuery(input: { georel?: unknown; geometry?: unknown; coordinates?: unknown; geoproperty?: unknown }): GeoQuery | undefined {
+export function parseGeoQuery(input: {
+  georel?: unknown;
+  geometry?: unknown;
+  coordinates?: unknown;
+  geoproperty?: unknown;
+}): GeoQuery | undefined {
   const { georel, geometry, coordinates, geoproperty } = input;
   if (georel === undefined && geometry === undefined && coordinates === undefined) return undefined;
   if (typeof georel !== "string" || typeof geometry !== "string" || coordinates === undefined)
@@ -73,10 +97,15 @@ export function parseGeoQuery(input: { georel?: unknown; geometry?: unknown; coo
   const problem = geometryProblem(candidate);
   if (problem) throw badRequest(`the geo-query geometry ${problem}`);
   const relation = parseGeorel(georel);
-  if (relation.kind === "near" && geometry !== "Point") throw badRequest("georel near needs a Point geometry");
+  if (relation.kind === "near" && geometry !== "Point")
+    throw badRequest("georel near needs a Point geometry");
   if (geoproperty !== undefined && (typeof geoproperty !== "string" || geoproperty === ""))
     throw badRequest("geoproperty must be an attribute name");
-  return { relation, geometry: candidate as Geometry, geoproperty: (geoproperty as string | undefined) ?? "location" };
+  return {
+    relation,
+    geometry: candidate as Geometry,
+    geoproperty: (geoproperty as string | undefined) ?? "location",
+  };
 }
 
 function parseGeorel(georel: string): GeoRelation {
@@ -85,14 +114,18 @@ function parseGeorel(georel: string): GeoRelation {
     const relation: { kind: "near"; maxDistance?: number; minDistance?: number } = { kind: "near" };
     for (const m of modifiers) {
       const match = /^(maxDistance|minDistance)==(\d+(?:\.\d+)?)$/.exec(m);
-      if (!match) throw badRequest(`georel modifier ${m} is not maxDistance==<meters> or minDistance==<meters>`);
+      if (!match)
+        throw badRequest(`georel modifier ${m} is not maxDistance==<meters> or minDistance==<meters>`);
       relation[match[1] as "maxDistance" | "minDistance"] = Number(match[2]);
     }
     if (relation.maxDistance === undefined && relation.minDistance === undefined)
       throw badRequest("georel near needs maxDistance or minDistance");
     return relation;
   }
-  if (modifiers.length > 0 || !["within", "contains", "intersects", "equals", "disjoint", "overlaps"].includes(name!))
+  if (
+    modifiers.length > 0 ||
+    !["within", "contains", "intersects", "equals", "disjoint", "overlaps"].includes(name!)
+  )
     throw badRequest(`unknown georel ${georel}`);
   return { kind: name as "within" };
 }
@@ -104,7 +137,10 @@ export function geoMatches(entityGeometry: Geometry, query: GeoQuery): boolean {
   switch (rel.kind) {
     case "near": {
       const d = distanceMeters(reference as Point, entityGeometry);
-      return (rel.maxDistance === undefined || d <= rel.maxDistance) && (rel.minDistance === undefined || d >= rel.minDistance);
+      return (
+        (rel.maxDistance === undefined || d <= rel.maxDistance) &&
+        (rel.minDistance === undefined || d >= rel.minDistance)
+      );
     }
     case "within":
       return within(entityGeometry, reference);
@@ -163,7 +199,8 @@ function distanceMeters(point: Point, g: Geometry): number {
   for (const part of parts(g)) {
     let d: number;
     if (part.type === "Point") d = distance(point, part, { units: "meters" });
-    else if (part.type === "LineString") d = pointToLineDistance(point, part as LineString, { units: "meters" });
+    else if (part.type === "LineString")
+      d = pointToLineDistance(point, part as LineString, { units: "meters" });
     else d = Math.max(0, pointToPolygonDistance(point, part as Polygon, { units: "meters" }));
     best = Math.min(best, d);
   }

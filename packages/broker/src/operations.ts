@@ -33,7 +33,8 @@ function stamp(incoming: Instance, previous: Instance | undefined, now: string):
 
 export function newEntity(parsed: ParsedEntity, now: string): StoredEntity {
   const attrs: Attributes = {};
-  for (const [iri, attr] of Object.entries(parsed.attrs)) attrs[iri] = (attr as Instance[]).map((i) => stamp(i, undefined, now));
+  for (const [iri, attr] of Object.entries(parsed.attrs))
+    attrs[iri] = (attr as Instance[]).map((i) => stamp(i, undefined, now));
   return { id: parsed.id!, types: parsed.types!, attrs, createdAt: now, modifiedAt: now };
 }
 
@@ -47,7 +48,12 @@ function fullInstances(attr: ParsedAttribute, iri: string): Instance[] {
 }
 
 /** Append Entity Attributes (5.6.3) and batch update (5.6.9): add or, unless noOverwrite, replace. */
-export function appendAttributes(entity: StoredEntity, parsed: ParsedEntity, now: string, noOverwrite: boolean): Outcome {
+export function appendAttributes(
+  entity: StoredEntity,
+  parsed: ParsedEntity,
+  now: string,
+  noOverwrite: boolean,
+): Outcome {
   const next = copy(entity);
   const updated: string[] = [];
   const notUpdated: NotUpdated[] = [];
@@ -88,7 +94,9 @@ export function updateAttributes(entity: StoredEntity, parsed: ParsedEntity, now
       if (at < 0) {
         notUpdated.push({
           attributeName: iri,
-          reason: incoming.datasetId ? `no instance with datasetId ${incoming.datasetId}` : "the attribute does not exist",
+          reason: incoming.datasetId
+            ? `no instance with datasetId ${incoming.datasetId}`
+            : "the attribute does not exist",
         });
         continue;
       }
@@ -110,12 +118,15 @@ function mergeInstance(current: Instance, fragment: Instance, now: string): Inst
   for (const [key, v] of Object.entries(fragment)) {
     if (key === "createdAt" || key === "modifiedAt") continue;
     if (instanceMembers.has(key)) {
-      if (key === "type" && v !== current.type) throw badRequest(`cannot change the type of an attribute from ${current.type} to ${String(v)}`);
+      if (key === "type" && v !== current.type)
+        throw badRequest(`cannot change the type of an attribute from ${current.type} to ${String(v)}`);
       out[key] = v;
     } else if (v === NGSI_LD_NULL) delete out[key];
     else {
       const previous = current[key] as Instance | undefined;
-      out[key] = previous ? mergeInstance(previous, v as Instance, now) : stamp(v as Instance, undefined, now);
+      out[key] = previous
+        ? mergeInstance(previous, v as Instance, now)
+        : stamp(v as Instance, undefined, now);
     }
   }
   return out;
@@ -149,7 +160,16 @@ export function mergeEntity(entity: StoredEntity, parsed: ParsedEntity, now: str
 
 /** A new attribute from a fragment must still be whole: a type and its value member. */
 function requireComplete(i: Instance, iri: string): void {
-  if (!i.type || (i.value === undefined && i.object === undefined && i.languageMap === undefined && i.vocab === undefined && i.json === undefined && i.valueList === undefined && i.objectList === undefined))
+  if (
+    !i.type ||
+    (i.value === undefined &&
+      i.object === undefined &&
+      i.languageMap === undefined &&
+      i.vocab === undefined &&
+      i.json === undefined &&
+      i.valueList === undefined &&
+      i.objectList === undefined)
+  )
     throw badRequest(`attribute ${iri} does not exist and the fragment does not give its value`);
 }
 
@@ -158,7 +178,9 @@ export function partialUpdate(entity: StoredEntity, iri: string, fragment: Insta
   const instances = entity.attrs[iri];
   const at = instances?.findIndex((i) => keyOf(i) === keyOf(fragment)) ?? -1;
   if (!instances || at < 0)
-    throw notFound(`entity ${entity.id} has no attribute ${iri}${fragment.datasetId ? ` with datasetId ${fragment.datasetId}` : ""}`);
+    throw notFound(
+      `entity ${entity.id} has no attribute ${iri}${fragment.datasetId ? ` with datasetId ${fragment.datasetId}` : ""}`,
+    );
   const next = copy(entity);
   const list = [...instances];
   list[at] = mergeInstance(list[at]!, fragment, now);
@@ -184,7 +206,9 @@ export function deleteAttribute(
   if (!instances) throw notFound(`entity ${entity.id} has no attribute ${iri}`);
   const keep = options.deleteAll ? [] : instances.filter((i) => keyOf(i) !== (options.datasetId ?? ""));
   if (keep.length === instances.length)
-    throw notFound(`attribute ${iri} of ${entity.id} has no ${options.datasetId ? `instance with datasetId ${options.datasetId}` : "default instance"}`);
+    throw notFound(
+      `attribute ${iri} of ${entity.id} has no ${options.datasetId ? `instance with datasetId ${options.datasetId}` : "default instance"}`,
+    );
   const next = copy(entity);
   if (keep.length) next.attrs[iri] = keep;
   else delete next.attrs[iri];

@@ -33,7 +33,8 @@ const statusOf: Record<ErrorType, number> = {
 };
 
 const titles: Record<ErrorType, string> = {
-  InvalidRequest: "The request associated to the operation is syntactically invalid or includes wrong content",
+  InvalidRequest:
+    "The request associated to the operation is syntactically invalid or includes wrong content",
   BadRequestData: "The request includes input data which does not meet the requirements of the operation",
   AlreadyExists: "The referred element already exists",
   OperationNotSupported: "The operation is not supported",
@@ -65,7 +66,12 @@ export class NgsiLdError extends Error {
   }
 
   toProblem(): ProblemDetails {
-    return { type: problemType(this.errorType), title: titles[this.errorType], status: this.status, detail: this.detail };
+    return {
+      type: problemType(this.errorType),
+      title: titles[this.errorType],
+      status: this.status,
+      detail: this.detail,
+    };
   }
 }
 

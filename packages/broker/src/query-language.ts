@@ -107,7 +107,11 @@ class Parser {
     const value = op === "~=" || op === "!~=" ? this.pattern() : this.value();
     if (value.kind !== "single" && value.kind !== "pattern" && op !== "==" && op !== "!=")
       this.fail(`${op} cannot take a ${value.kind === "list" ? "list" : "range"}`);
-    if ((op === ">" || op === "<" || op === ">=" || op === "<=") && value.kind === "single" && value.value.kind === "boolean")
+    if (
+      (op === ">" || op === "<" || op === ">=" || op === "<=") &&
+      value.kind === "single" &&
+      value.value.kind === "boolean"
+    )
       this.fail(`${op} cannot compare booleans`);
     return { kind: "term", path, op, value };
   }
@@ -117,7 +121,10 @@ class Parser {
     if (!match) this.fail("expected an attribute name");
     this.pos += match[0].length;
     // A full IRI keeps its dots (https://schema.org/name): read on until an operator or a bracket.
-    if (match[0].endsWith(":") || /^[a-z][a-z0-9+.-]*:\/\//i.test(this.text.slice(this.pos - match[0].length))) {
+    if (
+      match[0].endsWith(":") ||
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(this.text.slice(this.pos - match[0].length))
+    ) {
       const rest = /^[^\s[\]=!<>~;|()"',]*/.exec(this.text.slice(this.pos))![0];
       this.pos += rest.length;
       return match[0] + rest;
@@ -175,7 +182,8 @@ class Parser {
       return { kind: "string", value: out };
     }
     let end = this.pos;
-    while (end < this.text.length && !";|),".includes(this.text[end]!) && !this.text.startsWith("..", end)) end++;
+    while (end < this.text.length && !";|),".includes(this.text[end]!) && !this.text.startsWith("..", end))
+      end++;
     const raw = this.text.slice(this.pos, end);
     if (raw === "") this.fail("expected a value");
     if (/^[=<>!~]/.test(raw)) this.fail(`unknown operator before ${JSON.stringify(raw)}`);
@@ -205,7 +213,11 @@ class Parser {
     }
     if (source === "") this.fail("expected a pattern");
     try {
-      return { kind: "pattern", source, regex: new RegExp(source.replace(/^\(\?i\)/, ""), source.startsWith("(?i)") ? "i" : "") };
+      return {
+        kind: "pattern",
+        source,
+        regex: new RegExp(source.replace(/^\(\?i\)/, ""), source.startsWith("(?i)") ? "i" : ""),
+      };
     } catch {
       this.fail(`invalid pattern ${JSON.stringify(source)}`);
     }
@@ -268,9 +280,12 @@ export function targetsOf(attrs: Record<string, unknown[]>, path: ResolvedPath):
     let at = instance as Record<string, unknown> | undefined;
     for (const sub of path.subAttributes) at = at?.[sub] as Record<string, unknown> | undefined;
     if (!at) continue;
-    const candidates = path.member ? [at[path.member]] : [at.value, at.object, at.json, at.valueList, at.languageMap, at.vocab];
+    const candidates = path.member
+      ? [at[path.member]]
+      : [at.value, at.object, at.json, at.valueList, at.languageMap, at.vocab];
     for (let v of candidates) {
-      for (const key of path.keys) v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+      for (const key of path.keys)
+        v = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined;
       if (v === undefined || v === null) continue;
       if (Array.isArray(v)) out.push(...v);
       else out.push(v);
@@ -316,7 +331,9 @@ export type Resolved = Map<AttributePath, ResolvedPath>;
 /** Whether an entity's attributes satisfy the query (reference semantics). */
 export function evaluate(node: QueryNode, attrs: Record<string, unknown[]>, resolved: Resolved): boolean {
   if (node.kind !== "term")
-    return node.kind === "and" ? node.items.every((i) => evaluate(i, attrs, resolved)) : node.items.some((i) => evaluate(i, attrs, resolved));
+    return node.kind === "and"
+      ? node.items.every((i) => evaluate(i, attrs, resolved))
+      : node.items.some((i) => evaluate(i, attrs, resolved));
   const targets = targetsOf(attrs, resolved.get(node.path)!);
   if (!node.op) return targets.length > 0;
   const value = node.value!;

@@ -60,13 +60,17 @@ function term(node: Extract<QueryNode, { kind: "term" }>, resolved: Resolved): T
     const hi = literal(value.max);
     // Lax jsonpath unwraps arrays per comparison, so the pair is only a prefilter for array values.
     if (lo === undefined || hi === undefined || node.op === "!=") return { exact: false, where: exists(p) };
-    return { exact: false, where: pathMatch(`${base} ? ((${condition(p, ">=", lo)}) && (${condition(p, "<=", hi)}))`) };
+    return {
+      exact: false,
+      where: pathMatch(`${base} ? ((${condition(p, ">=", lo)}) && (${condition(p, "<=", hi)}))`),
+    };
   }
   const scalars = value.kind === "list" ? value.values : [value.value];
   const lits = scalars.map(literal);
   if (lits.some((l) => l === undefined)) return { exact: false, where: exists(p) };
   // String ordering in PostgreSQL depends on collation; JS orders by code unit. Only equality is exact for strings.
-  if (!["==", "!="].includes(node.op) && scalars.some((s) => s.kind === "string")) return { exact: false, where: exists(p) };
+  if (!["==", "!="].includes(node.op) && scalars.some((s) => s.kind === "string"))
+    return { exact: false, where: exists(p) };
   const op = node.op === "==" || node.op === "!=" ? "==" : node.op;
   const matched = pathMatch(`${base} ? (${lits.map((l) => condition(p, op, l!)).join(" || ")})`);
   if (node.op === "!=") return { exact: true, where: sql`(${exists(p)} AND NOT ${matched})` };
@@ -89,5 +93,11 @@ export function translate(node: QueryNode, resolved: Resolved): Translation {
     };
   }
   if (parts.some((t) => !t.where)) return { exact: false };
-  return { exact: parts.every((t) => t.exact), where: sql`(${sql.join(parts.map((t) => t.where!), sql` OR `)})` };
+  return {
+    exact: parts.every((t) => t.exact),
+    where: sql`(${sql.join(
+      parts.map((t) => t.where!),
+      sql` OR `,
+    )})`,
+  };
 }

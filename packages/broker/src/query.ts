@@ -7,7 +7,14 @@ import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
 import type { StoredEntity } from "./model.ts";
 import { boolParam, checkParams, intParam, listParam, stringParam, type Query } from "./params.ts";
 import { NgsiLdError, badRequest } from "./problems.ts";
-import { evaluate, parseQuery, pathsOf, resolvePath, type QueryNode, type Resolved } from "./query-language.ts";
+import {
+  evaluate,
+  parseQuery,
+  pathsOf,
+  resolvePath,
+  type QueryNode,
+  type Resolved,
+} from "./query-language.ts";
 import { translate } from "./query-sql.ts";
 import { renderEntity, renderOptions } from "./representation.ts";
 import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
@@ -47,23 +54,35 @@ function checkPattern(pattern: string): string {
 function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undefined {
   const parts: SQL[] = [];
   if (s.types) parts.push(typeCondition(s.types, (t) => ctx.expand(t)));
-  if (s.ids) parts.push(sql`id = ANY(${`{${s.ids.map((i) => `"${i.replaceAll('"', '\\"')}"`).join(",")}}`}::text[])`);
+  if (s.ids)
+    parts.push(sql`id = ANY(${`{${s.ids.map((i) => `"${i.replaceAll('"', '\\"')}"`).join(",")}}`}::text[])`);
   // PostgreSQL's ~ and JS RegExp agree on the patterns ids are matched with (classes, anchors, alternation).
   if (s.idPattern) parts.push(sql`id ~ ${s.idPattern}`);
   return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : undefined;
 }
 
 /** Runs a query: in SQL alone when it can, else SQL as a prefilter and the rest in JS. */
-async function runQuery(broker: Broker, ngsi: NgsiRequest, query: EntityQuery, page: Page): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
+async function runQuery(
+  broker: Broker,
+  ngsi: NgsiRequest,
+  query: EntityQuery,
+  page: Page,
+): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   const ctx = ngsi.context;
   const where: SQL[] = [];
-  const selectors = query.selectors.map((s) => selectorCondition(s, ctx)).filter((s): s is SQL => s !== undefined);
+  const selectors = query.selectors
+    .map((s) => selectorCondition(s, ctx))
+    .filter((s): s is SQL => s !== undefined);
   if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
   if (query.attrs?.length)
-    where.push(sql`attrs ?| ${`{${query.attrs.map((a) => `"${ctx.expand(a).replaceAll('"', '\\"')}"`).join(",")}}`}::text[]`);
+    where.push(
+      sql`attrs ?| ${`{${query.attrs.map((a) => `"${ctx.expand(a).replaceAll('"', '\\"')}"`).join(",")}}`}::text[]`,
+    );
   let jsFilter: ((e: StoredEntity) => boolean) | undefined;
   if (query.q) {
-    const resolved: Resolved = new Map(pathsOf(query.q).map((p) => [p, resolvePath(p, (t) => ctx.expand(t))]));
+    const resolved: Resolved = new Map(
+      pathsOf(query.q).map((p) => [p, resolvePath(p, (t) => ctx.expand(t))]),
+    );
     const translation = translate(query.q, resolved);
     if (translation.where) where.push(translation.where);
     const q = query.q;
@@ -80,7 +99,11 @@ async function runQuery(broker: Broker, ngsi: NgsiRequest, query: EntityQuery, p
   }
   if (jsFilter) {
     const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
-    return { entities: all.slice(page.offset, page.offset + page.limit), total: all.length, more: page.offset + page.limit < all.length };
+    return {
+      entities: all.slice(page.offset, page.offset + page.limit),
+      total: all.length,
+      more: page.offset + page.limit < all.length,
+    };
   }
   const total = page.count ? await broker.store.count(ngsi.tenant, where) : undefined;
   if (page.limit === 0) return { entities: [], total, more: false };
@@ -94,7 +117,10 @@ function pageOf(query: Query, broker: Broker): Page {
   const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
   const offset = intParam(query, "offset", 0) ?? 0;
   if (limit > broker.pageSizeCap)
-    throw new NgsiLdError("TooManyResults", `limit ${limit} is above this broker's maximum page size ${broker.pageSizeCap}`);
+    throw new NgsiLdError(
+      "TooManyResults",
+      `limit ${limit} is above this broker's maximum page size ${broker.pageSizeCap}`,
+    );
   if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
   return { limit, offset, count };
 }
@@ -108,20 +134,35 @@ function paginationLinks(request: FastifyRequest, page: Page, more: boolean): st
     url.searchParams.set("limit", String(page.limit));
     return `${url.pathname}${url.search}`;
   };
-  if (page.offset > 0 && page.limit > 0) links.push(`<${at(Math.max(0, page.offset - page.limit))}>; rel="prev"; type="application/ld+json"`);
-  if (more && page.limit > 0) links.push(`<${at(page.offset + page.limit)}>; rel="next"; type="application/ld+json"`);
+  if (page.offset > 0 && page.limit > 0)
+    links.push(`<${at(Math.max(0, page.offset - page.limit))}>; rel="prev"; type="application/ld+json"`);
+  if (more && page.limit > 0)
+    links.push(`<${at(page.offset + page.limit)}>; rel="next"; type="application/ld+json"`);
   return links;
 }
 
-async function answer(request: FastifyRequest, reply: FastifyReply, broker: Broker, ngsi: NgsiRequest, query: EntityQuery, page: Page, params: Query) {
-  if (!(await broker.store.tenantExists(ngsi.tenant))) throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+async function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  broker: Broker,
+  ngsi: NgsiRequest,
+  query: EntityQuery,
+  page: Page,
+  params: Query,
+) {
+  if (!(await broker.store.tenantExists(ngsi.tenant)))
+    throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
   const shown = query.attrs ? new Set(query.attrs.map((a) => ngsi.context.expand(a))) : undefined;
   const options = renderOptions(stringParam(params, "options"), stringParam(params, "format"), shown);
   const result = await runQuery(broker, ngsi, query, page);
   if (result.total !== undefined && page.count) reply.header("NGSILD-Results-Count", String(result.total));
   const links = paginationLinks(request, page, result.more);
   if (links.length) reply.header("link", links);
-  return sendJson(reply, ngsi, result.entities.map((e) => renderEntity(e, ngsi.context, options)));
+  return sendJson(
+    reply,
+    ngsi,
+    result.entities.map((e) => renderEntity(e, ngsi.context, options)),
+  );
 }
 
 const readParams = ["options", "format", "limit", "offset", "count", "lang", "local", "csf"];
@@ -129,7 +170,19 @@ const readParams = ["options", "format", "limit", "offset", "count", "lang", "lo
 export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void {
   app.get("/entities", async (request, reply) => {
     const params = request.query as Query;
-    checkParams(params, ["type", "id", "idPattern", "attrs", "q", "georel", "geometry", "coordinates", "geoproperty", "scopeQ", ...readParams]);
+    checkParams(params, [
+      "type",
+      "id",
+      "idPattern",
+      "attrs",
+      "q",
+      "georel",
+      "geometry",
+      "coordinates",
+      "geoproperty",
+      "scopeQ",
+      ...readParams,
+    ]);
     const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: false });
     const page = pageOf(params, broker);
     const type = stringParam(params, "type");
@@ -151,9 +204,12 @@ export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void 
         geoproperty: stringParam(params, "geoproperty"),
       }),
     };
-    if (stringParam(params, "scopeQ") !== undefined) throw badRequest("scopeQ is not supported by this broker yet");
+    if (stringParam(params, "scopeQ") !== undefined)
+      throw badRequest("scopeQ is not supported by this broker yet");
     if (!query.selectors.length && !query.attrs && !query.q && !query.geo && !boolParam(params, "local"))
-      throw badRequest("a query needs at least one of type, id, idPattern, attrs, q or a geo-query (or local=true)");
+      throw badRequest(
+        "a query needs at least one of type, id, idPattern, attrs, q or a geo-query (or local=true)",
+      );
     return answer(request, reply, broker, ngsi, query, page, params);
   });
 
@@ -168,7 +224,8 @@ export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void 
 
 /** The Query data type (5.2.23) of POST /entityOperations/query. */
 function queryFromBody(body: unknown): EntityQuery {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("the body must be a Query object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest("the body must be a Query object");
   const b = body as Record<string, unknown>;
   const known = ["type", "entities", "attrs", "q", "geoQ", "@context", "lang", "temporalQ", "scopeQ", "csf"];
   for (const k of Object.keys(b)) if (!known.includes(k)) throw badRequest(`unknown Query member ${k}`);
@@ -177,13 +234,16 @@ function queryFromBody(body: unknown): EntityQuery {
     throw badRequest("temporalQ, scopeQ and csf are not supported by this broker yet");
   const selectors: EntitySelector[] = [];
   if (b.entities !== undefined) {
-    if (!Array.isArray(b.entities) || b.entities.length === 0) throw badRequest("entities must be a non-empty array of entity selectors");
+    if (!Array.isArray(b.entities) || b.entities.length === 0)
+      throw badRequest("entities must be a non-empty array of entity selectors");
     for (const s of b.entities) {
       if (typeof s !== "object" || s === null) throw badRequest("an entity selector must be an object");
       const { id, idPattern, type } = s as Record<string, unknown>;
       if (typeof type !== "string") throw badRequest("an entity selector needs a type");
-      if (id !== undefined && typeof id !== "string") throw badRequest("an entity selector's id must be a string");
-      if (idPattern !== undefined && typeof idPattern !== "string") throw badRequest("an entity selector's idPattern must be a string");
+      if (id !== undefined && typeof id !== "string")
+        throw badRequest("an entity selector's id must be a string");
+      if (idPattern !== undefined && typeof idPattern !== "string")
+        throw badRequest("an entity selector's idPattern must be a string");
       selectors.push({
         types: parseTypeQuery(type),
         ids: id !== undefined ? [id] : undefined,
@@ -191,16 +251,30 @@ function queryFromBody(body: unknown): EntityQuery {
       });
     }
   }
-  if (b.attrs !== undefined && (!Array.isArray(b.attrs) || !b.attrs.every((a) => typeof a === "string" && a !== "")))
+  if (
+    b.attrs !== undefined &&
+    (!Array.isArray(b.attrs) || !b.attrs.every((a) => typeof a === "string" && a !== ""))
+  )
     throw badRequest("attrs must be an array of attribute names");
   if (b.q !== undefined && typeof b.q !== "string") throw badRequest("q must be a string");
   let geo: GeoQuery | undefined;
   if (b.geoQ !== undefined) {
     if (typeof b.geoQ !== "object" || b.geoQ === null) throw badRequest("geoQ must be an object");
     const g = b.geoQ as Record<string, unknown>;
-    geo = parseGeoQuery({ georel: g.georel, geometry: g.geometry, coordinates: g.coordinates, geoproperty: g.geoproperty });
+    geo = parseGeoQuery({
+      georel: g.georel,
+      geometry: g.geometry,
+      coordinates: g.coordinates,
+      geoproperty: g.geoproperty,
+    });
   }
-  const query: EntityQuery = { selectors, attrs: b.attrs as string[] | undefined, q: b.q !== undefined ? parseQuery(b.q as string) : undefined, geo };
-  if (!selectors.length && !query.attrs && !query.q && !query.geo) throw badRequest("a Query needs at least one of entities, attrs, q or geoQ");
+  const query: EntityQuery = {
+    selectors,
+    attrs: b.attrs as string[] | undefined,
+    q: b.q !== undefined ? parseQuery(b.q as string) : undefined,
+    geo,
+  };
+  if (!selectors.length && !query.attrs && !query.q && !query.geo)
+    throw badRequest("a Query needs at least one of entities, attrs, q or geoQ");
   return query;
 }

@@ -26,10 +26,12 @@ export function renderOptions(options: unknown, format: unknown, attrs?: Set<str
     else if (o === "concise") chosen = "concise";
     else if (o === "normalized") chosen = "normalized";
     else if (o === "sysAttrs") sysAttrs = true;
-    else if (o === "noOverwrite" || o === "replace" || o === "update") continue; // belong to other operations
+    else if (o === "noOverwrite" || o === "replace" || o === "update")
+      continue; // belong to other operations
     else throw badRequest(`unknown option ${o}`);
   }
-  if (list.includes("keyValues") && list.includes("concise")) throw badRequest("options keyValues and concise exclude each other");
+  if (list.includes("keyValues") && list.includes("concise"))
+    throw badRequest("options keyValues and concise exclude each other");
   if (format !== undefined) {
     if (format === "keyValues" || format === "simplified") chosen = "simplified";
     else if (format === "concise" || format === "normalized") chosen = format;
@@ -38,7 +40,11 @@ export function renderOptions(options: unknown, format: unknown, attrs?: Set<str
   return { format: chosen, sysAttrs, attrs };
 }
 
-export function renderEntity(entity: StoredEntity, ctx: CompiledContext, options: RenderOptions): Record<string, unknown> {
+export function renderEntity(
+  entity: StoredEntity,
+  ctx: CompiledContext,
+  options: RenderOptions,
+): Record<string, unknown> {
   const types = entity.types.map((t) => ctx.compact(t));
   const out: Record<string, unknown> = { id: entity.id, type: types.length === 1 ? types[0] : types };
   for (const [iri, instances] of Object.entries(entity.attrs)) {
@@ -86,7 +92,17 @@ function renderInstance(instance: Instance, ctx: CompiledContext, options: Rende
 function conciseAmbiguous(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.some((v) => typeof v === "object" && v !== null);
-  return ["type", "value", "object", "languageMap", "vocab", "json", "valueList", "objectList", "datasetId"].some((k) => k in value);
+  return [
+    "type",
+    "value",
+    "object",
+    "languageMap",
+    "vocab",
+    "json",
+    "valueList",
+    "objectList",
+    "datasetId",
+  ].some((k) => k in value);
 }
 
 function compactVocab(vocab: string | string[], ctx: CompiledContext): string | string[] {

@@ -20,7 +20,10 @@ const contextRel = "http://www.w3.org/ns/json-ld#context";
 export function linkedContext(link: string | string[] | undefined): string | undefined {
   if (link === undefined) return undefined;
   const found: string[] = [];
-  for (const part of [link].flat().join(",").split(/,(?=\s*<)/)) {
+  for (const part of [link]
+    .flat()
+    .join(",")
+    .split(/,(?=\s*<)/)) {
     const match = /^\s*<([^>]*)>(.*)$/.exec(part);
     if (!match) throw badRequest(`invalid Link header ${JSON.stringify(part.trim())}`);
     const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(match[2]!)?.[1];
@@ -34,11 +37,13 @@ export function tenantOf(request: FastifyRequest): string {
   const raw = request.headers["ngsild-tenant"];
   const tenant = Array.isArray(raw) ? raw[0] : raw;
   if (tenant === undefined) return "";
-  if (tenant.length > 100 || !/^[A-Za-z0-9_.:\-/]+$/.test(tenant)) throw badRequest(`invalid NGSILD-Tenant ${JSON.stringify(tenant)}`);
+  if (tenant.length > 100 || !/^[A-Za-z0-9_.:\-/]+$/.test(tenant))
+    throw badRequest(`invalid NGSILD-Tenant ${JSON.stringify(tenant)}`);
   return tenant;
 }
 
-const mediaType = (request: FastifyRequest) => (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+const mediaType = (request: FastifyRequest) =>
+  (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 
 /** Whether the client prefers application/ld+json over application/json (6.3.6). */
 function wantsLdJson(request: FastifyRequest): boolean {
@@ -52,7 +57,11 @@ function wantsLdJson(request: FastifyRequest): boolean {
   const score = (t: string) => Math.max(0, ...ranges.filter((r) => r.type === t && r.q > 0).map((r) => r.q));
   const json = Math.max(score("application/json"), score("application/*"), score("*/*"));
   const ld = Math.max(score("application/ld+json"), score("application/*"), score("*/*"));
-  if (json === 0 && ld === 0) throw new NgsiLdError("NotAcceptable", `cannot produce any of ${accept}; this broker answers application/json or application/ld+json`);
+  if (json === 0 && ld === 0)
+    throw new NgsiLdError(
+      "NotAcceptable",
+      `cannot produce any of ${accept}; this broker answers application/json or application/ld+json`,
+    );
   return score("application/ld+json") > 0 && score("application/ld+json") >= score("application/json");
 }
 
@@ -75,30 +84,45 @@ export async function ngsiRequest(
     const items = Array.isArray(body) ? body : [body];
     const withContext = items.filter((b) => typeof b === "object" && b !== null && "@context" in b);
     if (type === "application/ld+json") {
-      if (link !== undefined) throw badRequest("a Link header @context is not allowed with Content-Type application/ld+json");
-      if (withContext.length !== items.length) throw badRequest("an application/ld+json body must carry @context");
+      if (link !== undefined)
+        throw badRequest("a Link header @context is not allowed with Content-Type application/ld+json");
+      if (withContext.length !== items.length)
+        throw badRequest("an application/ld+json body must carry @context");
       // One body: its @context is the request's. A batch: each entity's own applies (see bodyContext).
       context = Array.isArray(body) ? undefined : (body as { "@context": unknown })["@context"];
     } else if (withContext.length > 0) {
-      throw badRequest("@context in the body needs Content-Type application/ld+json (with application/json, send a Link header)");
+      throw badRequest(
+        "@context in the body needs Content-Type application/ld+json (with application/json, send a Link header)",
+      );
     }
   }
   return { tenant, context: await contexts.compile(context), ldJson };
 }
 
 /** The @context of one body item, when the request was application/ld+json. */
-export async function bodyContext(item: unknown, fallback: CompiledContext, contexts: ContextResolver): Promise<CompiledContext> {
-  if (typeof item === "object" && item !== null && "@context" in item) return contexts.compile((item as { "@context": unknown })["@context"]);
+export async function bodyContext(
+  item: unknown,
+  fallback: CompiledContext,
+  contexts: ContextResolver,
+): Promise<CompiledContext> {
+  if (typeof item === "object" && item !== null && "@context" in item)
+    return contexts.compile((item as { "@context": unknown })["@context"]);
   return fallback;
 }
 
 /** Sends a JSON body as application/json with a context Link header, or as application/ld+json with "@context". */
-export function sendJson(reply: FastifyReply, ngsi: NgsiRequest, body: unknown, withContext = true): FastifyReply {
+export function sendJson(
+  reply: FastifyReply,
+  ngsi: NgsiRequest,
+  body: unknown,
+  withContext = true,
+): FastifyReply {
   if (ngsi.ldJson) {
     reply.type("application/ld+json");
     if (!withContext) return reply.send(body);
     const context = ngsi.context.value ?? ngsi.context.linkUrl;
-    const add = (o: unknown) => (typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o);
+    const add = (o: unknown) =>
+      typeof o === "object" && o !== null && !Array.isArray(o) ? { ...o, "@context": context } : o;
     return reply.send(Array.isArray(body) ? body.map(add) : add(body));
   }
   reply.type("application/json");
@@ -106,7 +130,10 @@ export function sendJson(reply: FastifyReply, ngsi: NgsiRequest, body: unknown, 
     // Pagination links may already be set: a response can carry several Link headers.
     const existing = reply.getHeader("link");
     const links = existing === undefined ? [] : [existing].flat().map(String);
-    reply.header("link", [...links, `<${ngsi.context.linkUrl}>; rel="${contextRel}"; type="application/ld+json"`]);
+    reply.header("link", [
+      ...links,
+      `<${ngsi.context.linkUrl}>; rel="${contextRel}"; type="application/ld+json"`,
+    ]);
   }
   return reply.send(body);
 }

@@ -17,7 +17,13 @@ const iso = (v: string | Date) => new Date(v).toISOString();
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 function toEntity(row: Row): StoredEntity {
-  return { id: row.id, types: row.types, attrs: row.attrs, createdAt: iso(row.created_at), modifiedAt: iso(row.modified_at) };
+  return {
+    id: row.id,
+    types: row.types,
+    attrs: row.attrs,
+    createdAt: iso(row.created_at),
+    modifiedAt: iso(row.modified_at),
+  };
 }
 
 const columns = sql`id, types, attrs, created_at, modified_at`;
@@ -69,11 +75,20 @@ export class EntityStore {
   }
 
   async get(tenant: string, id: string): Promise<StoredEntity | undefined> {
-    const rows = rowsOf<Row>(await this.db.execute(sql`SELECT ${columns} FROM broker_entities WHERE tenant = ${tenant} AND id = ${id}`));
+    const rows = rowsOf<Row>(
+      await this.db.execute(
+        sql`SELECT ${columns} FROM broker_entities WHERE tenant = ${tenant} AND id = ${id}`,
+      ),
+    );
     return rows[0] && toEntity(rows[0]);
   }
 
-  async getMany(tenant: string, ids: string[], db: BrokerDatabase = this.db, lock = false): Promise<Map<string, StoredEntity>> {
+  async getMany(
+    tenant: string,
+    ids: string[],
+    db: BrokerDatabase = this.db,
+    lock = false,
+  ): Promise<Map<string, StoredEntity>> {
     if (ids.length === 0) return new Map();
     const rows = rowsOf<Row>(
       await db.execute(
@@ -108,7 +123,9 @@ export class EntityStore {
   async remove(tenant: string, ids: string[], db: BrokerDatabase = this.db): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = rowsOf<{ id: string }>(
-      await db.execute(sql`DELETE FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) RETURNING id`),
+      await db.execute(
+        sql`DELETE FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) RETURNING id`,
+      ),
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -130,18 +147,25 @@ export class EntityStore {
   async select(tenant: string, s: Selection): Promise<StoredEntity[]> {
     const where = sql.join([sql`tenant = ${tenant}`, ...s.where], sql` AND `);
     const paging = sql`${s.limit !== undefined ? sql`LIMIT ${s.limit}` : sql``} ${s.offset ? sql`OFFSET ${s.offset}` : sql``}`;
-    const rows = rowsOf<Row>(await this.db.execute(sql`SELECT ${columns} FROM broker_entities WHERE ${where} ORDER BY id ${paging}`));
+    const rows = rowsOf<Row>(
+      await this.db.execute(sql`SELECT ${columns} FROM broker_entities WHERE ${where} ORDER BY id ${paging}`),
+    );
     return rows.map(toEntity);
   }
 
   async count(tenant: string, where: SQL[]): Promise<number> {
     const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
-    const rows = rowsOf<{ n: number }>(await this.db.execute(sql`SELECT count(*)::int AS n FROM broker_entities WHERE ${all}`));
+    const rows = rowsOf<{ n: number }>(
+      await this.db.execute(sql`SELECT count(*)::int AS n FROM broker_entities WHERE ${all}`),
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
   /** Entity types with, per type, the attribute names and the entity count (discovery, 5.7.5-5.7.7). */
-  async typeSummary(tenant: string, type?: string): Promise<Array<{ type: string; count: number; attributes: string[] }>> {
+  async typeSummary(
+    tenant: string,
+    type?: string,
+  ): Promise<Array<{ type: string; count: number; attributes: string[] }>> {
     const rows = rowsOf<{ type: string; count: number; attributes: string[] | null }>(
       await this.db.execute(sql`
         SELECT t AS type, count(DISTINCT e.id)::int AS count,

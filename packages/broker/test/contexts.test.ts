@@ -7,8 +7,12 @@ import { CORE_CONTEXT_URL, ContextResolver } from "../src/contexts.ts";
 import { NgsiLdError } from "../src/problems.ts";
 
 const fixtures = resolve(import.meta.dirname, "../../../../shared/fixtures");
-const userContext = JSON.parse(readFileSync(resolve(fixtures, "tutorials/entity-relationships-user-context.jsonld"), "utf8"));
-const core = JSON.parse(readFileSync(resolve(import.meta.dirname, "../contexts/core-context-v1.8.jsonld"), "utf8"));
+const userContext = JSON.parse(
+  readFileSync(resolve(fixtures, "tutorials/entity-relationships-user-context.jsonld"), "utf8"),
+);
+const core = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, "../contexts/core-context-v1.8.jsonld"), "utf8"),
+);
 const USER = "http://contexts.test/user-context.jsonld";
 
 let server: Server;
@@ -18,7 +22,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     hits++;
     if (req.url === "/slow") return void setTimeout(() => res.end("{}"), 2000);
-    if (req.url === "/ctx.jsonld") return void res.setHeader("content-type", "application/ld+json").end(JSON.stringify({ "@context": { hello: "https://example.org/hello" } }));
+    if (req.url === "/ctx.jsonld")
+      return void res
+        .setHeader("content-type", "application/ld+json")
+        .end(JSON.stringify({ "@context": { hello: "https://example.org/hello" } }));
     res.statusCode = 404;
     res.end();
   });
@@ -32,14 +39,37 @@ describe("@context processing", () => {
 
   it("expands and compacts names exactly as jsonld.js does, through the term map", async () => {
     const ctx = await resolver.compile(USER);
-    const loader = async (url: string) => ({ contextUrl: null, documentUrl: url, document: url === USER ? userContext : core });
-    const terms = ["Building", "name", "temperature", "owner", "address", "location", "unknownThing", "schema:email", "urn:x:y", "https://example.org/full"];
-    const doc: Record<string, unknown> = { "@context": [USER, CORE_CONTEXT_URL], "@id": "urn:a", "@type": "Building" };
+    const loader = async (url: string) => ({
+      contextUrl: null,
+      documentUrl: url,
+      document: url === USER ? userContext : core,
+    });
+    const terms = [
+      "Building",
+      "name",
+      "temperature",
+      "owner",
+      "address",
+      "location",
+      "unknownThing",
+      "schema:email",
+      "urn:x:y",
+      "https://example.org/full",
+    ];
+    const doc: Record<string, unknown> = {
+      "@context": [USER, CORE_CONTEXT_URL],
+      "@id": "urn:a",
+      "@type": "Building",
+    };
     for (const t of terms) doc[t] = { "@value": 1 };
-    const [expanded] = (await jsonld.expand(doc, { documentLoader: loader as never })) as Array<Record<string, unknown>>;
+    const [expanded] = (await jsonld.expand(doc, { documentLoader: loader as never })) as Array<
+      Record<string, unknown>
+    >;
     for (const t of terms) expect(Object.keys(expanded!), t).toContain(ctx.expand(t));
     expect(expanded!["@type"]).toEqual([ctx.expand("Building")]);
-    const compacted = (await jsonld.compact(expanded!, [USER, CORE_CONTEXT_URL] as never, { documentLoader: loader as never })) as Record<string, unknown>;
+    const compacted = (await jsonld.compact(expanded!, [USER, CORE_CONTEXT_URL] as never, {
+      documentLoader: loader as never,
+    })) as Record<string, unknown>;
     for (const t of terms) expect(Object.keys(compacted), t).toContain(ctx.compact(ctx.expand(t)));
   });
 
@@ -48,12 +78,17 @@ describe("@context processing", () => {
     expect(ctx.expand("Building")).toBe("https://uri.etsi.org/ngsi-ld/default-context/Building");
     expect(ctx.expand("location")).toBe("https://uri.etsi.org/ngsi-ld/location");
     expect(ctx.compact("https://uri.etsi.org/ngsi-ld/default-context/Building")).toBe("Building");
-    expect(ctx.compact("https://smartdatamodels.org/dataModel.Building/Building")).toBe("https://smartdatamodels.org/dataModel.Building/Building");
+    expect(ctx.compact("https://smartdatamodels.org/dataModel.Building/Building")).toBe(
+      "https://smartdatamodels.org/dataModel.Building/Building",
+    );
     expect(ctx.linkUrl).toBe(CORE_CONTEXT_URL);
   });
 
   it("serves the core context versions locally", async () => {
-    for (const url of ["https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context.jsonld", "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.6.jsonld"]) {
+    for (const url of [
+      "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context.jsonld",
+      "https://uri.etsi.org/ngsi-ld/v1/ngsi-ld-core-context-v1.6.jsonld",
+    ]) {
       const ctx = await resolver.compile(url);
       expect(ctx.expand("observedAt")).toBe("https://uri.etsi.org/ngsi-ld/observedAt");
     }

@@ -4,14 +4,16 @@ import { evaluate, parseQuery, pathsOf, resolvePath, type Resolved } from "../sr
 import { translate } from "../src/query-sql.ts";
 
 const V = "https://uri.etsi.org/ngsi-ld/default-context/";
-const expand = (t: string) => (t.includes("://") ? t : t === "observedAt" ? "https://uri.etsi.org/ngsi-ld/observedAt" : V + t);
+const expand = (t: string) =>
+  t.includes("://") ? t : t === "observedAt" ? "https://uri.etsi.org/ngsi-ld/observedAt" : V + t;
 
 /** Parses and evaluates q against attributes given in compact form (one Property instance per value). */
 function matches(q: string, attrs: Record<string, unknown>): boolean {
   const node = parseQuery(q);
   const resolved: Resolved = new Map(pathsOf(node).map((p) => [p, resolvePath(p, expand)]));
   const stored: Record<string, unknown[]> = {};
-  for (const [k, v] of Object.entries(attrs)) stored[expand(k)] = [v && typeof v === "object" && "type" in v ? v : { type: "Property", value: v }];
+  for (const [k, v] of Object.entries(attrs))
+    stored[expand(k)] = [v && typeof v === "object" && "type" in v ? v : { type: "Property", value: v }];
   return evaluate(node, stored, resolved);
 }
 
@@ -28,7 +30,13 @@ const rejects = (q: string, message?: RegExp) => {
 };
 
 describe("NGSI-LD query language: comparisons (4.9)", () => {
-  const e = { temperature: 21.5, name: "Farm One", open: true, tags: ["a", "b"], seen: "2024-05-01T10:00:00Z" };
+  const e = {
+    temperature: 21.5,
+    name: "Farm One",
+    open: true,
+    tags: ["a", "b"],
+    seen: "2024-05-01T10:00:00Z",
+  };
   it.each([
     ["temperature==21.5", true],
     ["temperature!=21.5", false],
@@ -64,7 +72,12 @@ describe("NGSI-LD query language: logic, paths, precedence", () => {
     temperature: 21.5,
     address: { streetAddress: "Main 1", city: "Berlin", geo: { zip: 10115 } },
     owner: { type: "Relationship", object: "urn:ngsi-ld:Person:p1" },
-    speed: { type: "Property", value: 80, [`${V}accuracy`]: { type: "Property", value: 0.9 }, observedAt: "2024-01-01T00:00:00Z" },
+    speed: {
+      type: "Property",
+      value: 80,
+      [`${V}accuracy`]: { type: "Property", value: 0.9 },
+      observedAt: "2024-01-01T00:00:00Z",
+    },
   };
   it.each([
     ["temperature>20;temperature<22", true],
@@ -115,11 +128,28 @@ describe("q translated to SQL", () => {
     return translate(node, new Map(pathsOf(node).map((p) => [p, resolvePath(p, expand)])));
   };
   it("answers numbers, booleans, string equality and existence exactly in SQL", () => {
-    for (const q of ["temperature>20", "temperature==1,2,3", 'name=="x"', "open==true", "temperature", "a>1;b<2", "a>1|b<2", "speed.accuracy>0.5", "address[city]==3", "a!=3"])
+    for (const q of [
+      "temperature>20",
+      "temperature==1,2,3",
+      'name=="x"',
+      "open==true",
+      "temperature",
+      "a>1;b<2",
+      "a>1|b<2",
+      "speed.accuracy>0.5",
+      "address[city]==3",
+      "a!=3",
+    ])
       expect(tr(q).exact, q).toBe(true);
   });
   it("leaves patterns, dates, string ordering and ranges to the JS evaluator, with a prefilter", () => {
-    for (const q of ["name~=x", "seen>2024-01-01T00:00:00Z", 'name>"a"', "temperature==1..3", "speed.observedAt>2024-01-01T00:00:00Z"]) {
+    for (const q of [
+      "name~=x",
+      "seen>2024-01-01T00:00:00Z",
+      'name>"a"',
+      "temperature==1..3",
+      "speed.observedAt>2024-01-01T00:00:00Z",
+    ]) {
       const t = tr(q);
       expect(t.exact, q).toBe(false);
       expect(t.where, q).toBeDefined();
