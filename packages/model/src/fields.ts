@@ -89,3 +89,13 @@ export const identity: readonly Field[] = [
     format: "pem",
   },
 ];
+
+/** Names of types and properties: they become JSON-LD terms and NGSI-LD attribute names. */
+export const ngsiName: Field = {
+  name: "name",
+  input: "text",
+  required: true,
+  maxLength: 100,
+  pattern: /^[A-Za-z0-9_-]+$/,
+  format: "ngsiName",
+};

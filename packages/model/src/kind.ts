@@ -3,8 +3,11 @@
  * validation, the OpenAPI document and the console screens are all derived from it.
  */
 
-/** A condition on other fields: every listed field must equal the given value (or one of the values). */
-export type When = Record<string, string | boolean | readonly (string | boolean)[]>;
+/**
+ * A condition on other fields: every listed field must equal the given value, be one of the values,
+ * or (with `{ present }`) be set or not set.
+ */
+export type When = Record<string, string | boolean | readonly (string | boolean)[] | { present: boolean }>;
 
 export type FieldInput =
   | { input: "text"; maxLength?: number; minLength?: number; pattern?: RegExp; format?: Format }
@@ -14,6 +17,14 @@ export type FieldInput =
   | { input: "enum"; options: readonly string[] }
   /** The id of a record of another kind. */
   | { input: "reference"; kind: string }
+  /** A list of ids of records of another kind. */
+  | { input: "references"; kind: string }
+  /** An absolute http(s) URL. */
+  | { input: "url" }
+  /** User-supplied SVG markup, sanitised by the server before it is stored. */
+  | { input: "markup"; maxLength?: number }
+  /** A position [x, y] (data-model chart), set through its own call. */
+  | { input: "point" }
   /** A map from HTTP header name to value, edited entry by entry. */
   | { input: "headers" }
   /** A fixed number of single-line strings (iSHARE certificate chain). */
@@ -26,6 +37,8 @@ export const formatMessages = {
   did: "must be a decentralised identifier such as did:web:verifier.example.org",
   pem: "must be one line of base64, without line breaks or PEM tags",
   singleLine: "must be a single line",
+  dataModelName: "must be 1 to 50 lowercase letters, digits or -",
+  ngsiName: "must be letters, digits, - or _",
 } as const;
 export type Format = keyof typeof formatMessages;
 
@@ -40,6 +53,8 @@ export type Field = FieldInput & {
   secret?: boolean;
   /** Cannot change after creation (the temporal service type). */
   createOnly?: boolean;
+  /** Set by the server only (dataModelVersion, dataModelUpToDate): shown, never accepted from a client. */
+  readOnly?: boolean;
 };
 
 export interface KindDefinition {
@@ -63,7 +78,10 @@ export function defineKind<const K extends KindDefinition>(definition: K): K {
 
 export function whenHolds(when: When | undefined, data: Record<string, unknown>): boolean {
   if (!when) return true;
-  return Object.entries(when).every(([name, expected]) =>
-    Array.isArray(expected) ? expected.includes(data[name] as never) : data[name] === expected,
-  );
+  return Object.entries(when).every(([name, expected]) => {
+    if (Array.isArray(expected)) return expected.includes(data[name] as never);
+    if (typeof expected === "object")
+      return (data[name] !== undefined) === (expected as { present: boolean }).present;
+    return data[name] === expected;
+  });
 }

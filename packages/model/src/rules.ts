@@ -4,7 +4,8 @@ export type Record_ = Record<string, unknown>;
 
 function isEmpty(value: unknown): boolean {
   if (value === undefined || value === null || value === "") return true;
-  return typeof value === "object" && !Array.isArray(value) && Object.keys(value as object).length === 0;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === "object" && Object.keys(value as object).length === 0;
 }
 
 /**
@@ -17,7 +18,7 @@ export function normalize(kind: KindDefinition, input: unknown): unknown {
   const out: Record_ = { ...(input as Record_) };
   delete out.id;
   for (const field of kind.fields) {
-    if (isEmpty(out[field.name])) delete out[field.name];
+    if (field.readOnly || isEmpty(out[field.name])) delete out[field.name];
     if (!whenHolds(field.when, out)) delete out[field.name];
     else if (out[field.name] === undefined && field.default !== undefined) out[field.name] = field.default;
   }
@@ -38,6 +39,9 @@ export function secretFields(kind: KindDefinition): Field[] {
   return kind.fields.filter((f) => f.secret);
 }
 
-export function referenceFields(kind: KindDefinition): Array<Field & { input: "reference" }> {
-  return kind.fields.filter((f): f is Field & { input: "reference" } => f.input === "reference");
+export function referenceFields(kind: KindDefinition): Array<Field & { input: "reference" | "references" }> {
+  return kind.fields.filter(
+    (f): f is Field & { input: "reference" | "references" } =>
+      f.input === "reference" || f.input === "references",
+  );
 }

@@ -32,6 +32,14 @@ function valueSchema(field: Field): z.ZodType {
       return z.enum(field.options as [string, ...string[]]);
     case "reference":
       return urn;
+    case "references":
+      return z.array(urn).max(1_000);
+    case "url":
+      return z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }).max(2_000);
+    case "markup":
+      return z.string().max(field.maxLength ?? 100_000);
+    case "point":
+      return z.tuple([z.number(), z.number()]);
     case "headers":
       return z.record(
         z.string().regex(headerName, "header names are letters, digits and -"),
@@ -55,7 +63,7 @@ function valueSchema(field: Field): z.ZodType {
 /** Write shape of a kind: what POST and PUT accept, after normalisation. */
 export function writeSchema(kind: KindDefinition, mode: Mode) {
   const shape: Record<string, z.ZodType> = {};
-  for (const field of kind.fields) shape[field.name] = valueSchema(field).optional();
+  for (const field of kind.fields) if (!field.readOnly) shape[field.name] = valueSchema(field).optional();
   const object = z.strictObject(shape).superRefine((data, ctx) => {
     for (const field of missingRequired(kind, data, mode)) {
       ctx.addIssue({ code: "custom", path: [field.name], message: "is required" });

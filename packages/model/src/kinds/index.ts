@@ -9,6 +9,9 @@ import { services } from "./services.ts";
 import { temporalServices } from "./temporal-services.ts";
 import { trustedIssuersLists } from "./trusted-issuers-lists.ts";
 import { vcVerifiers } from "./vc-verifiers.ts";
+import { workspaces } from "./workspaces.ts";
+import { types, dataModelGroups } from "./types.ts";
+import { properties, geoTypes } from "./properties.ts";
 
 export {
   authorizationRegistries,
@@ -21,6 +24,11 @@ export {
   temporalServices,
   trustedIssuersLists,
   vcVerifiers,
+  workspaces,
+  types,
+  properties,
+  dataModelGroups,
+  geoTypes,
 };
 
 /** Platform kinds in the order of the spec's Administration menu. */
