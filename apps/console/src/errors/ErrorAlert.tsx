@@ -16,7 +16,9 @@ export function ErrorAlert({ error }: { error: unknown }) {
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
-      {error instanceof ApiError && [403, 409, 412].includes(error.status) && <p className="mb-2">{explain(error, t)}</p>}
+      {error instanceof ApiError && [403, 409, 412].includes(error.status) && (
+        <p className="mb-2">{explain(error, t)}</p>
+      )}
       <Suspense fallback={<pre className="small mb-0">{JSON.stringify(body, null, 4)}</pre>}>
         <JsonView
           value={body as object}

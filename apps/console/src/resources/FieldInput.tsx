@@ -29,6 +29,36 @@ function ReferenceOptions({ kind: kindName }: { kind: string }) {
   );
 }
 
+/** A list of references as checkboxes: the lists involved are short (temporal services). */
+function ReferenceChecks(props: {
+  kind: string;
+  id: string;
+  value: string[];
+  onChange: (value: string[] | undefined) => void;
+}) {
+  const kind = kindsByName.get(props.kind)!;
+  const can = useCan();
+  const list = useList(kind, can.index(kind));
+  const toggle = (itemId: string, on: boolean) => {
+    const next = on ? [...props.value, itemId] : props.value.filter((v) => v !== itemId);
+    props.onChange(next.length ? next : undefined);
+  };
+  return (
+    <div id={props.id} role="group">
+      {(list.data ?? []).map((item) => (
+        <Form.Check
+          key={item.id}
+          type="checkbox"
+          id={`${props.id}-${item.id}`}
+          label={item.name}
+          checked={props.value.includes(item.id)}
+          onChange={(e) => toggle(item.id, e.target.checked)}
+        />
+      ))}
+    </div>
+  );
+}
+
 const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
 
 /** One form control for a field of a kind's definition, with its label and its translated error. */
@@ -123,7 +153,42 @@ export function FieldInput({
       );
       break;
     case "textarea":
-      control_ = <Form.Control {...common} as="textarea" rows={3} {...register(field.name)} />;
+    case "markup":
+      control_ = (
+        <Form.Control
+          {...common}
+          as="textarea"
+          rows={field.input === "markup" ? 6 : 3}
+          className={field.input === "markup" ? "font-monospace small" : undefined}
+          {...register(field.name)}
+        />
+      );
+      break;
+    case "url":
+      control_ = (
+        <Form.Control
+          {...common}
+          type="url"
+          inputMode="url"
+          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
+        />
+      );
+      break;
+    case "references":
+      control_ = (
+        <Controller
+          name={field.name}
+          control={control}
+          render={({ field: f }) => (
+            <ReferenceChecks
+              kind={field.kind}
+              id={id}
+              value={(f.value as string[] | undefined) ?? []}
+              onChange={f.onChange}
+            />
+          )}
+        />
+      );
       break;
     case "headers":
       control_ = (

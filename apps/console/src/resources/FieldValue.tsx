@@ -29,6 +29,27 @@ export function FieldValue({ field, value }: { field: Field; value: unknown }) {
       return <span>{t(`options.${field.name}.${String(value)}`)}</span>;
     case "reference":
       return <ReferenceName kind={field.kind} id={String(value)} />;
+    case "references":
+      return (
+        <ul className="list-unstyled mb-0">
+          {(value as string[]).map((id) => (
+            <li key={id}>
+              <ReferenceName kind={field.kind} id={id} />
+            </li>
+          ))}
+        </ul>
+      );
+    case "url":
+      return (
+        <a href={String(value)} target="_blank" rel="noreferrer noopener" className="text-break">
+          {String(value)}
+        </a>
+      );
+    case "point":
+      return <span>{(value as number[]).map((n) => Math.round(n)).join(", ")}</span>;
+    case "markup":
+      // Shown as code here; the chart draws the (server-sanitised) icon.
+      return <code className="small text-break">{String(value).slice(0, 200)}</code>;
     case "headers":
       return (
         <table className="table table-sm mb-0">
