@@ -48,12 +48,19 @@ export class Records {
   }
 
   async list(kind: KindDefinition, workspaceId?: string): Promise<Item[]> {
+    // A kind without secret fields has nothing to show from `secrets`: not fetching it spares the
+    // decoding of one more jsonb per row (about a quarter of a 10,000-record list on PGlite).
+    const withSecrets = kind.fields.some((f) => f.secret);
     const rows = await this.db
-      .select({ id: records.id, data: records.data, secrets: records.secrets })
+      .select({
+        id: records.id,
+        data: records.data,
+        secrets: withSecrets ? records.secrets : sql<Record<string, string> | null>`NULL`,
+      })
       .from(records)
       .where(this.scope(kind, workspaceId))
       .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
-    return rows.map((row) => toItem(kind, row));
+    return rows.map((row) => toItem(kind, { id: row.id, data: row.data, secrets: row.secrets ?? {} }));
   }
 
   async find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
@@ -87,20 +94,26 @@ export class Records {
     workspaceId?: string,
   ): Promise<{ item: Item; version: number }> {
     const { data, secrets } = this.split(kind, input, {});
+    // Everything the answer shows is known here: no RETURNING to read back and decode.
+    const row = {
+      id: newId(kind),
+      kind: kind.kind,
+      workspaceId,
+      name: String(data.name ?? ""),
+      data,
+      secrets,
+      version: 1,
+    };
+    const insert = async (db: Database) => {
+      await db.insert(records).values(row);
+      return { item: toItem(kind, row), version: row.version };
+    };
+    // Without references there is nothing to check or lock: the INSERT alone is atomic, and
+    // BEGIN/COMMIT would triple the round trips of the create.
+    if (!referenceFields(kind).some((f) => typeof data[f.name] === "string")) return insert(this.db);
     return this.db.transaction(async (tx) => {
       await this.checkReferences(tx, kind, data);
-      const [row] = await tx
-        .insert(records)
-        .values({
-          id: newId(kind),
-          kind: kind.kind,
-          workspaceId,
-          name: String(data.name ?? ""),
-          data,
-          secrets,
-        })
-        .returning();
-      return { item: toItem(kind, row!), version: row!.version };
+      return insert(tx);
     });
   }
 

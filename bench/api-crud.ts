@@ -1,0 +1,236 @@
+/**
+ * API CRUD benchmark, on PGlite and on PostgreSQL: over real HTTP on 127.0.0.1, create N context
+ * brokers, read each one, list all of them; then, on a fresh database, the same N inserts straight
+ * through Drizzle. Prints a table and writes bench/results/api-crud.json.
+ *
+ * Environment: BENCH_DATABASE_URL (a PostgreSQL role that may CREATE DATABASE; default: a
+ * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
+ * "pglite,postgresql"), BENCH_TIME_LIMIT_SECONDS (default 900).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { contextBrokers, newId } from "@orrery/model";
+import { records } from "../apps/api/src/storage/schema.ts";
+import { startApi } from "./lib/api.ts";
+import { cleanupAll } from "./lib/cleanup.ts";
+import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
+import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
+import { lat, packageVersion, rate, table } from "./lib/report.ts";
+
+const N = Number(process.env.BENCH_RECORDS ?? 10_000);
+const CONCURRENCY = 8;
+const LIST_REPEATS = 20;
+const BATCH_ROWS = 500;
+const CHUNK = 1_000;
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
+const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
+  .split(",")
+  .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
+const LOAD_BEFORE = Math.round(loadavg()[0]! * 100) / 100;
+const GOALS = { maxApiOverhead: 3, maxListP95Ms: 150 };
+
+interface DriverResult {
+  driver: DriverName;
+  source?: string;
+  serverVersion?: string;
+  api?: { create: Figures; read: Figures; list: Figures; listResponseBytes: number };
+  direct?: { insert: Figures; batched: { rowsPerStatement: number; wallMs: number; perSecond: number } };
+  /** API create wall time / direct insert wall time, same count and concurrency. */
+  apiOverhead?: number;
+  goals?: { apiOverheadWithin3x: boolean; listP95Under150ms: boolean };
+  error?: string;
+}
+
+const brokerName = (i: number) => `Broker ${String(i).padStart(6, "0")}`;
+const payload = (i: number) => ({
+  name: brokerName(i),
+  description: "A context broker registered by the benchmark.",
+  scheme: "http",
+  host: `broker-${i}.bench.example`,
+  port: 1026,
+  multiTenancyEnabled: false,
+  paginationMaxLimit: 1000,
+  implementationName: "orion-ld",
+  implementationVersion: "1.5.1",
+});
+
+/**
+ * One driver: two fresh databases, one behind the real app, one for direct Drizzle inserts. The API
+ * creates and the direct inserts alternate in chunks, so that both meet the same load from whatever
+ * else runs on the machine; then the reads and lists go through the API, and the batched inserts
+ * into the emptied direct database.
+ */
+async function benchDriver(name: DriverName): Promise<DriverResult> {
+  const result: DriverResult = { driver: name };
+  let driver: Driver | undefined;
+  const closers: Array<() => Promise<void>> = []; // each runs once, even if called again
+  try {
+    driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
+    result.source = driver.source;
+    const apiDb = await driver.fresh();
+    closers.push(apiDb.dispose);
+    const directDb = await driver.fresh();
+    closers.push(directDb.dispose);
+    result.serverVersion = apiDb.storage.version;
+    const api = await startApi(apiDb.storage, apiDb.dataDir);
+    closers.push(api.close);
+    const db = directDb.storage.db;
+
+    console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
+    const ids = new Array<string>(N);
+    const rows = Array.from({ length: N }, (_, i) => ({
+      id: newId(contextBrokers),
+      kind: contextBrokers.kind,
+      name: brokerName(i),
+      data: payload(i),
+      secrets: {},
+    }));
+    const create = new Sample();
+    const insert = new Sample();
+    for (let from = 0; from < N; from += CHUNK) {
+      const to = Math.min(N, from + CHUNK);
+      await create.run(from, to, CONCURRENCY, async (i) => {
+        const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
+        ids[i] = (JSON.parse(created) as { id: string }).id;
+      });
+      await insert.run(from, to, CONCURRENCY, async (i) => {
+        await db.insert(records).values(rows[i]!);
+      });
+    }
+
+    console.error(`[${name}] ${N} API reads, ${LIST_REPEATS} lists, batched inserts...`);
+    const order = shuffled(Array.from({ length: N }, (_, i) => i));
+    const read = await timed(N, CONCURRENCY, async (k) => {
+      const i = order[k]!;
+      const item = JSON.parse(await api.call("GET", `/api/context-brokers/${ids[i]}`, 200));
+      if ((item as { name: string }).name !== brokerName(i)) throw new Error(`read ${ids[i]}: wrong record`);
+    });
+    // A list's latency ends when its whole body has arrived; it is checked outside the timing.
+    const lists: string[] = [];
+    const list = await timed(LIST_REPEATS, 1, async (k) => {
+      lists[k] = await api.call("GET", "/api/context-brokers", 200);
+    });
+    for (const text of lists) {
+      const items = JSON.parse(text) as unknown[];
+      if (items.length !== N) throw new Error(`list: ${items.length} items instead of ${N}`);
+    }
+    await api.close();
+    await apiDb.dispose();
+
+    await db.execute(sql`TRUNCATE records`);
+    const start = performance.now();
+    for (let i = 0; i < N; i += BATCH_ROWS) await db.insert(records).values(rows.slice(i, i + BATCH_ROWS));
+    const wallMs = Math.round(performance.now() - start);
+    await directDb.dispose();
+
+    result.api = { create: create.figures(), read, list, listResponseBytes: Buffer.byteLength(lists[0]!) };
+    result.direct = {
+      insert: insert.figures(),
+      batched: { rowsPerStatement: BATCH_ROWS, wallMs, perSecond: Math.round((N / wallMs) * 1000) },
+    };
+    const overhead = result.api.create.wallMs / result.direct.insert.wallMs;
+    result.apiOverhead = Math.round(overhead * 100) / 100;
+    result.goals = {
+      apiOverheadWithin3x: overhead <= GOALS.maxApiOverhead,
+      listP95Under150ms: result.api.list.p95Ms < GOALS.maxListP95Ms,
+    };
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    console.error(`[${name}] failed:`, error);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    await driver?.close();
+  }
+  return result;
+}
+
+function print(results: DriverResult[]): void {
+  const col = (f: (r: DriverResult) => string) => results.map((r) => (r.error ? "failed" : f(r)));
+  const yes = (ok?: boolean) => (ok === undefined ? "-" : ok ? "met" : "NOT met");
+  const rows = [
+    ["API create", ...col((r) => rate(r.api?.create))],
+    ["  p50 / p95", ...col((r) => lat(r.api?.create))],
+    ["API read", ...col((r) => rate(r.api?.read))],
+    ["  p50 / p95", ...col((r) => lat(r.api?.read))],
+    [`API list of ${N}`, ...col((r) => rate(r.api?.list))],
+    ["  p50 / p95", ...col((r) => lat(r.api?.list))],
+    ["Direct insert (1 row/call)", ...col((r) => rate(r.direct?.insert))],
+    ["  p50 / p95", ...col((r) => lat(r.direct?.insert))],
+    [
+      `Direct batched (${BATCH_ROWS} rows/call)`,
+      ...col((r) => `${r.direct?.batched.perSecond.toLocaleString("en-US")} rows/s`),
+    ],
+    ["API overhead (create / insert time)", ...col((r) => `${r.apiOverhead}x`)],
+    [`Goal: overhead <= ${GOALS.maxApiOverhead}x`, ...col((r) => yes(r.goals?.apiOverheadWithin3x))],
+    [`Goal: list p95 < ${GOALS.maxListP95Ms} ms`, ...col((r) => yes(r.goals?.listP95Under150ms))],
+  ];
+  console.log(
+    `\nOrrery API CRUD: ${N} context brokers, ${CONCURRENCY} requests in flight, node ${process.version}\n`,
+  );
+  console.log(table(["", ...results.map((r) => `${r.driver} ${r.serverVersion ?? ""}`.trim())], rows));
+  for (const r of results.filter((r) => r.error)) console.log(`\n${r.driver} failed: ${r.error}`);
+}
+
+async function main(): Promise<number> {
+  const results: DriverResult[] = [];
+  for (const name of DRIVERS) results.push(await benchDriver(name));
+  if (exiting) return 2; // stopped by the time limit or a signal: no figures to keep
+  print(results);
+  const allGoalsMet = results.every((r) => r.goals?.apiOverheadWithin3x && r.goals.listP95Under150ms);
+  const out = join(import.meta.dirname, "results/api-crud.json");
+  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
+  const report = {
+    benchmark: "api-crud",
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+    // Other work on the machine skews the figures: the 1-minute load average before and after.
+    loadAverage: { before: LOAD_BEFORE, after: Math.round(loadavg()[0]! * 100) / 100 },
+    versions: Object.fromEntries(
+      ["@electric-sql/pglite", "pg", "drizzle-orm", "fastify"].map((p) => [p, packageVersion(p)]),
+    ),
+    settings: {
+      records: N,
+      concurrency: CONCURRENCY,
+      alternationChunk: CHUNK,
+      listRepeats: LIST_REPEATS,
+      batchRows: BATCH_ROWS,
+    },
+    goals: GOALS,
+    allGoalsMet,
+    drivers: results,
+  };
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  console.log(`\nGoals ${allGoalsMet ? "met" : "NOT met"}. Written: ${out}`);
+  return results.some((r) => r.error) ? 1 : 0;
+}
+
+/** Cleans up (temp dirs, databases, the throwaway server) and exits, whatever happened; at most 60 s more. */
+let exiting = false;
+async function finish(code: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  setTimeout(() => process.exit(code || 2), 60_000).unref();
+  await cleanupAll();
+  process.exit(code);
+}
+
+const limit = setTimeout(() => {
+  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
+  void finish(2);
+}, TIME_LIMIT_S * 1000);
+limit.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
+// An error event nobody listens to (a dropped database connection, say) must not skip the cleanup.
+process.on("uncaughtException", (error) => {
+  console.error("uncaught:", error);
+  void finish(1);
+});
+
+main().then(finish, async (error: unknown) => {
+  console.error(error);
+  await finish(1);
+});

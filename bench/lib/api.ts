@@ -1,0 +1,50 @@
+import type { AddressInfo } from "node:net";
+import { buildApp } from "../../apps/api/src/app.ts";
+import { loadPolicy } from "../../apps/api/src/auth/policy.ts";
+import { loadConfig } from "../../apps/api/src/config.ts";
+import type { Storage } from "../../apps/api/src/storage/database.ts";
+import { onCleanup } from "./cleanup.ts";
+
+export interface RunningApi {
+  /** Calls the API over real HTTP as admin; fails unless the status is `expect`. Returns the body text. */
+  call(method: string, path: string, expect: number, body?: unknown): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real app on 127.0.0.1, an ephemeral port, logs at warn, with an admin session token. */
+export async function startApi(storage: Storage, dataDir: string): Promise<RunningApi> {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: "0" }, [
+    "--no-demo",
+  ]);
+  // Warnings go to stderr: stdout carries only the results table.
+  const { app, sessions } = await buildApp(config, storage, { logStream: process.stderr });
+  const close = onCleanup(() => app.close());
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  const { token } = await sessions.create({
+    subject: "bench",
+    username: "bench",
+    provider: "bench",
+    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  return {
+    async call(method, path, expect, body) {
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        // No per-request AbortSignal.timeout: it costs a few % of the client's CPU, in the same
+        // thread as the server. The run's time limit (api-crud.ts) bounds a request that hangs.
+      });
+      const text = await res.text();
+      if (res.status !== expect) {
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+      }
+      return text;
+    },
+    close,
+  };
+}

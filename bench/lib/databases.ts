@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { openStorage, type Storage } from "../../apps/api/src/storage/database.ts";
+import { startThrowawayPostgres } from "../../scripts/throwaway-postgres.mjs";
+import { onCleanup } from "./cleanup.ts";
+
+export type DriverName = "pglite" | "postgresql";
+
+export interface Fresh {
+  storage: Storage;
+  dataDir: string;
+  /** Closes the storage and removes the data directory and database. */
+  dispose(): Promise<void>;
+}
+
+export interface Driver {
+  name: DriverName;
+  /** Where the server comes from, for the report. */
+  source: string;
+  /** A new, empty, migrated database (and a new temp DATA_DIR for the encryption key / PGlite). */
+  fresh(): Promise<Fresh>;
+  close(): Promise<void>;
+}
+
+function tempDir(): { dir: string; remove: () => Promise<void> } {
+  const dir = mkdtempSync(join(tmpdir(), "orrery-bench-"));
+  const remove = onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return { dir, remove };
+}
+
+export function pgliteDriver(): Driver {
+  return {
+    name: "pglite",
+    source: "embedded, temp DATA_DIR",
+    async fresh() {
+      const { dir, remove } = tempDir();
+      const storage = await openStorage({ dataDir: dir });
+      const close = onCleanup(() => storage.close());
+      return {
+        storage,
+        dataDir: dir,
+        dispose: async () => {
+          await close();
+          await remove();
+        },
+      };
+    },
+    close: async () => {},
+  };
+}
+
+async function admin(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Drops without FORCE, waiting for the pool's connections to go: node-postgres' pool.end() resolves
+ * before its clients have closed, and a forced drop would kill them mid-close (an unhandled error).
+ */
+async function dropDatabase(url: string, name: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await admin(url, `DROP DATABASE IF EXISTS ${name}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** BENCH_DATABASE_URL (a role that may CREATE DATABASE) when set, otherwise a throwaway local server. */
+export async function postgresDriver(): Promise<Driver> {
+  let url = process.env.BENCH_DATABASE_URL;
+  let source = "BENCH_DATABASE_URL";
+  let stopServer = async () => {};
+  if (!url) {
+    const server = await startThrowawayPostgres();
+    stopServer = onCleanup(() => server.stop());
+    url = server.url;
+    source = "throwaway local server (fsync=off)";
+  }
+  const serverUrl = url;
+  return {
+    name: "postgresql",
+    source,
+    async fresh() {
+      const { dir, remove } = tempDir();
+      const name = `orrery_bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+      await admin(serverUrl, `CREATE DATABASE ${name}`);
+      const drop = onCleanup(() => dropDatabase(serverUrl, name));
+      const dbUrl = new URL(serverUrl);
+      dbUrl.pathname = `/${name}`;
+      const storage = await openStorage({ dataDir: dir, databaseUrl: dbUrl.toString() });
+      const close = onCleanup(() => storage.close());
+      return {
+        storage,
+        dataDir: dir,
+        dispose: async () => {
+          await close();
+          await drop();
+          await remove();
+        },
+      };
+    },
+    close: () => stopServer(),
+  };
+}

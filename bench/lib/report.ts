@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Figures } from "./measure.ts";
+
+const root = join(import.meta.dirname, "../..");
+
+/** Installed version of a package (hoisted, or under apps/api). */
+export function packageVersion(name: string): string {
+  for (const dir of [root, join(root, "apps/api")]) {
+    const file = join(dir, "node_modules", name, "package.json");
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  }
+  return "unknown";
+}
+
+const num = (n: number) =>
+  Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: 1 }) : "-";
+export const rate = (f?: Figures) => (f ? `${num(f.perSecond)}/s` : "-");
+export const lat = (f?: Figures) => (f ? `${num(f.p50Ms)} / ${num(f.p95Ms)} ms` : "-");
+
+/** A plain text table: first column left aligned, the others right aligned. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
