@@ -11,18 +11,33 @@ const distDir = resolve(import.meta.dirname, "../../console/dist");
  * /ngsi-ld that is not a file answers index.html. Also the console's runtime settings.
  */
 export async function registerConsole(app: FastifyInstance, config: Config): Promise<void> {
-  app.get("/api/console-config", { config: { access: "public" }, schema: { tags: ["console"], summary: "Runtime settings of the console" } }, async () => ({
-    trustModule: config.trustModule,
-    authProvider: config.authProvider,
-  }));
+  app.get(
+    "/api/console-config",
+    {
+      config: { access: "public" },
+      schema: { tags: ["console"], summary: "Runtime settings of the console" },
+    },
+    async () => ({
+      trustModule: config.trustModule,
+      authProvider: config.authProvider,
+    }),
+  );
   if (!existsSync(distDir)) {
     app.log.warn(`console not built (${distDir} missing): run npm run build -w @orrery/console`);
     return;
   }
-  await app.register(fastifyStatic, { root: distDir, prefix: "/", wildcard: false, index: ["index.html"], maxAge: "1h", immutable: false });
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: "/",
+    wildcard: false,
+    index: ["index.html"],
+    maxAge: "1h",
+    immutable: false,
+  });
   app.addHook("onSend", async (request, reply, payload) => {
     // Hashed assets never change; index.html must always be revalidated.
-    if (request.url.startsWith("/assets/")) reply.header("cache-control", "public, max-age=31536000, immutable");
+    if (request.url.startsWith("/assets/"))
+      reply.header("cache-control", "public, max-age=31536000, immutable");
     return payload;
   });
   const serveIndex = /^\/(?!api(\/|$)|idm(\/|$)|ngsi-ld(\/|$)|assets\/)/;

@@ -15,9 +15,20 @@ export function registerAuthorizationRegistryProxies(app: FastifyInstance): void
   for (const operation of ["request-delegation", "create-policy"] as const) {
     api.post(
       `/api/proxies/authorization-registry/${operation}`,
-      { schema: { tags: ["proxies"], summary: `iSHARE ${operation} through a registered authorization registry`, querystring: query, body: z.unknown() } },
+      {
+        schema: {
+          tags: ["proxies"],
+          summary: `iSHARE ${operation} through a registered authorization registry`,
+          querystring: query,
+          body: z.unknown(),
+        },
+      },
       async () => {
-        throw new Problem(501, "Not implemented", `The iSHARE ${operation.replace("-", " ")} proxy is not available in this version of Orrery yet.`);
+        throw new Problem(
+          501,
+          "Not implemented",
+          `The iSHARE ${operation.replace("-", " ")} proxy is not available in this version of Orrery yet.`,
+        );
       },
     );
   }

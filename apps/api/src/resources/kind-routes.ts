@@ -35,7 +35,9 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
         response: { 200: z.array(read), ...errors },
       },
     },
-    async (request) => records.list(kind, ws(request.params)),
+    // A ready JSON string: the serializer sends strings as they are.
+    async (request, reply) =>
+      reply.type("application/json").send((await records.listJson(kind, ws(request.params))) as never),
   );
 
   api.post(

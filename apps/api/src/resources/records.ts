@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { missingRequired, newId, referenceFields, whenHolds, type KindDefinition } from "@orrery/model";
 import type { Cipher } from "../cipher.ts";
 import { invalid, notFound, Problem, type FieldError } from "../problems.ts";
@@ -41,10 +41,7 @@ export class Records {
   ) {}
 
   private scope(kind: KindDefinition, workspaceId?: string): SQL {
-    return and(
-      eq(records.kind, kind.kind),
-      workspaceId === undefined ? isNull(records.workspaceId) : eq(records.workspaceId, workspaceId),
-    )!;
+    return and(eq(records.kind, kind.kind), eq(records.workspaceId, workspaceId ?? ""))!;
   }
 
   async list(kind: KindDefinition, workspaceId?: string): Promise<Item[]> {
@@ -61,6 +58,21 @@ export class Records {
       .where(this.scope(kind, workspaceId))
       .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
     return rows.map((row) => toItem(kind, { id: row.id, data: row.data, secrets: row.secrets ?? {} }));
+  }
+
+  /**
+   * The list as a JSON array, built by the database when the kind has no secrets: rows arrive as
+   * text and are joined, which spares decoding and re-encoding every record (most of the time of a
+   * list of 10,000 on PGlite).
+   */
+  async listJson(kind: KindDefinition, workspaceId?: string): Promise<string> {
+    if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId));
+    const rows = await this.db
+      .select({ item: sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data})::text` })
+      .from(records)
+      .where(this.scope(kind, workspaceId))
+      .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
+    return `[${rows.map((r) => r.item).join(",")}]`;
   }
 
   async find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {

@@ -48,6 +48,15 @@ const migrations: Array<{ name: string; sql: string }> = [
       CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);
     `,
   },
+  {
+    // Platform records get workspace '' instead of NULL: equality lets the list index give the sort order.
+    name: "0002_platform_scope_not_null",
+    sql: `
+      UPDATE records SET workspace_id = '' WHERE workspace_id IS NULL;
+      ALTER TABLE records ALTER COLUMN workspace_id SET DEFAULT '';
+      ALTER TABLE records ALTER COLUMN workspace_id SET NOT NULL
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

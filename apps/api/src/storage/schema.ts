@@ -11,7 +11,8 @@ export const records = pgTable(
   {
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
-    workspaceId: text("workspace_id"),
+    /** The workspace a record belongs to; "" for platform records. */
+    workspaceId: text("workspace_id").notNull().default(""),
     name: text("name").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     /** Encrypted secret fields, by field name. */
