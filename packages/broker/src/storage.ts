@@ -57,6 +57,11 @@ export interface Selection {
  */
 export class EntityStore {
   private readonly knownTenants = new Set<string>([""]);
+  /** Rows written since the planner statistics were last refreshed (see noteWrites). */
+  private writesSinceAnalyze = 0;
+  private writesTotal = 0;
+  private analyzeAfter = 5000;
+  private analyzing = false;
 
   constructor(private readonly db: BrokerDatabase) {}
 
@@ -107,6 +112,7 @@ export class EntityStore {
         sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)} ON CONFLICT (tenant, id) DO NOTHING RETURNING id`,
       ),
     );
+    this.noteWrites(rows.length);
     return new Set(rows.map((r) => r.id));
   }
 
@@ -118,6 +124,26 @@ export class EntityStore {
       sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)}
           ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types, attrs = excluded.attrs, modified_at = excluded.modified_at`,
     );
+    this.noteWrites(entities.length);
+  }
+
+  /**
+   * PGlite runs no autovacuum, so without this the planner never learns the table's size and picks
+   * bad plans for type + q queries (measured: 10x slower at 100,000 entities). After every few
+   * thousand written rows, refresh the statistics in the background, at doubling intervals so that
+   * a bulk load pays for a few ANALYZE runs only; on PostgreSQL this only anticipates autovacuum.
+   */
+  private noteWrites(rows: number): void {
+    this.writesSinceAnalyze += rows;
+    this.writesTotal += rows;
+    if (this.writesSinceAnalyze < this.analyzeAfter || this.analyzing) return;
+    this.writesSinceAnalyze = 0;
+    this.analyzeAfter = Math.max(5000, this.writesTotal);
+    this.analyzing = true;
+    this.db
+      .execute(sql`ANALYZE broker_entities`)
+      .catch(() => undefined) // statistics are an optimisation; a failure changes no result
+      .finally(() => (this.analyzing = false));
   }
 
   async remove(tenant: string, ids: string[], db: BrokerDatabase = this.db): Promise<Set<string>> {
