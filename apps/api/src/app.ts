@@ -2,7 +2,7 @@ import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { ngsiLdBroker } from "@orrery/broker";
-import { platformKinds, type KindDefinition } from "@orrery/model";
+import { allKinds, type KindDefinition } from "@orrery/model";
 import { registerGuard } from "./auth/guard.ts";
 import { loadPolicy } from "./auth/policy.ts";
 import { devProvider } from "./auth/providers/dev.ts";
@@ -84,7 +84,7 @@ export async function buildApp(
   const { db } = storage;
   const sessions = new Sessions(db);
   const policy = loadPolicy(config.permissionsFile);
-  const kinds: readonly KindDefinition[] = platformKinds;
+  const kinds: readonly KindDefinition[] = allKinds;
   const records = new Records(db, createCipher(loadKey(config.encryptionKey, config.dataDir)), kinds);
   registerGuard(app, sessions);
 

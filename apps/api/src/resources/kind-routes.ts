@@ -25,10 +25,19 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   const tags = [kind.kind];
   const ws = (p: unknown) => (workspaced ? (p as { workspaceId: string }).workspaceId : undefined);
   const idParams = workspaced ? workspaceParams : params;
+  // Everything under /api/workspace/{workspaceId}/... needs that workspace to exist (404 otherwise).
+  const pre = workspaced
+    ? {
+        preHandler: async (request: { params: unknown }) => {
+          await records.requireWorkspace((request.params as { workspaceId: string }).workspaceId);
+        },
+      }
+    : {};
 
   api.get(
     collection,
     {
+      ...pre,
       schema: {
         tags,
         summary: `List ${kind.kind}, sorted by name`,
@@ -43,6 +52,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   api.post(
     collection,
     {
+      ...pre,
       schema: {
         tags,
         summary: `Create one of ${kind.kind}`,
@@ -67,6 +77,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   api.get(
     item,
     {
+      ...pre,
       schema: {
         tags,
         summary: `Show one of ${kind.kind}`,
@@ -83,6 +94,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   api.put(
     item,
     {
+      ...pre,
       schema: {
         tags,
         summary: `Replace one of ${kind.kind}; send If-Match with the ETag you read to avoid overwriting someone else's change`,
@@ -108,6 +120,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
   api.delete(
     item,
     {
+      ...pre,
       schema: {
         tags,
         summary: `Delete one of ${kind.kind}; refused with 409 while other records refer to it`,

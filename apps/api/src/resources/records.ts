@@ -75,6 +75,16 @@ export class Records {
     return `[${rows.map((r) => r.item).join(",")}]`;
   }
 
+  /** 404 unless the workspace exists. */
+  async requireWorkspace(workspaceId: string): Promise<Row> {
+    const [row] = await this.db
+      .select()
+      .from(records)
+      .where(and(eq(records.kind, "workspaces"), eq(records.workspaceId, ""), eq(records.id, workspaceId)));
+    if (!row) throw notFound(`The workspace ${workspaceId}`);
+    return row;
+  }
+
   async find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
     const [row] = await this.db
       .select()

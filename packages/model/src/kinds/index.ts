@@ -45,6 +45,9 @@ export const platformKinds: readonly KindDefinition[] = [
   dataActions,
 ];
 
-export const kindsByName: ReadonlyMap<string, KindDefinition> = new Map(
-  platformKinds.map((k) => [k.kind, k]),
-);
+/** Kinds of the workspace level: workspaces themselves, and what lives inside one. */
+export const workspaceKinds: readonly KindDefinition[] = [workspaces, types, properties];
+
+export const allKinds: readonly KindDefinition[] = [...platformKinds, ...workspaceKinds];
+
+export const kindsByName: ReadonlyMap<string, KindDefinition> = new Map(allKinds.map((k) => [k.kind, k]));
