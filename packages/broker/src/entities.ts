@@ -65,7 +65,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
       throw new NgsiLdError("AlreadyExists", `entity ${entity.id} already exists`);
     return reply
       .code(201)
-      .header("location", `${broker.prefix}/entities/${encodeURIComponent(entity.id)}`)
+      .header("location", `${broker.prefix}/entities/${encodeURIComponent(entity.id).replaceAll("%3A", ":")}`)
       .send();
   });
 

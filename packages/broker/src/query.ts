@@ -18,6 +18,7 @@ import {
 import { translate } from "./query-sql.ts";
 import { renderEntity, renderOptions } from "./representation.ts";
 import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
+import { toPgArray } from "./storage.ts";
 import { parseTypeQuery, typeCondition, type TypeNode } from "./type-query.ts";
 
 /** Query Entities (5.7.2) by GET /entities and by POST /entityOperations/query (6.23). */
@@ -54,8 +55,7 @@ function checkPattern(pattern: string): string {
 function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undefined {
   const parts: SQL[] = [];
   if (s.types) parts.push(typeCondition(s.types, (t) => ctx.expand(t)));
-  if (s.ids)
-    parts.push(sql`id = ANY(${`{${s.ids.map((i) => `"${i.replaceAll('"', '\\"')}"`).join(",")}}`}::text[])`);
+  if (s.ids) parts.push(sql`id = ANY(${toPgArray(s.ids)}::text[])`);
   // PostgreSQL's ~ and JS RegExp agree on the patterns ids are matched with (classes, anchors, alternation).
   if (s.idPattern) parts.push(sql`id ~ ${s.idPattern}`);
   return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : undefined;
@@ -75,9 +75,7 @@ async function runQuery(
     .filter((s): s is SQL => s !== undefined);
   if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
   if (query.attrs?.length)
-    where.push(
-      sql`attrs ?| ${`{${query.attrs.map((a) => `"${ctx.expand(a).replaceAll('"', '\\"')}"`).join(",")}}`}::text[]`,
-    );
+    where.push(sql`attrs ?| ${toPgArray(query.attrs.map((a) => ctx.expand(a)))}::text[]`);
   let jsFilter: ((e: StoredEntity) => boolean) | undefined;
   if (query.q) {
     const resolved: Resolved = new Map(

@@ -40,7 +40,7 @@ function values(tenant: string, entities: StoredEntity[]): SQL {
 }
 
 /** A text[] literal, so that both drivers bind one text parameter the same way. */
-function toPgArray(items: string[]): string {
+export function toPgArray(items: string[]): string {
   return `{${items.map((s) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
