@@ -14,6 +14,8 @@ import { Sessions } from "./auth/sessions.ts";
 import { createCipher, loadKey } from "./cipher.ts";
 import type { Config } from "./config.ts";
 import { registerConsole } from "./console.ts";
+import { registerDataModelRoutes } from "./data-model/routes.ts";
+import { workspaceHooks } from "./data-model/rules.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
 import { registerProblems } from "./problems.ts";
@@ -103,7 +105,9 @@ export async function buildApp(
     trustModule: config.trustModule,
   }));
 
-  for (const kind of kinds) registerKindRoutes(app, kind, records);
+  const hooks = workspaceHooks(records);
+  for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
+  registerDataModelRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).

@@ -8,6 +8,8 @@ export interface Config {
   publicUrl: string;
   /** Where the console lives when it is not served by this process (vite dev server). */
   consoleUrl: string;
+  /** Public base of the generated JSON-LD contexts: {dataModelsUrl}/{dataModelName}/{version}/context.jsonld. */
+  dataModelsUrl: string;
   dataDir: string;
   databaseUrl?: string;
   encryptionKey?: string;
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     host,
     publicUrl,
     consoleUrl: (env.CONSOLE_URL ?? "").replace(/\/$/, ""),
+    dataModelsUrl: (env.DATA_MODELS_URL ?? `${publicUrl}/data-models`).replace(/\/$/, ""),
     dataDir: resolve(baseDir, env.DATA_DIR ?? "data"),
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: env.ENCRYPTION_KEY || undefined,

@@ -14,8 +14,30 @@ const problem = z.object({
 const params = z.object({ id: z.string() });
 const workspaceParams = z.object({ workspaceId: z.string(), id: z.string() });
 
-/** Registers list, create, show, update and delete for one kind, from its definition alone. */
-export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, records: Records): void {
+type Data = Record<string, unknown>;
+interface At {
+  workspaceId?: string;
+  id?: string;
+}
+
+/** Server rules of a kind that need other records (see data-model/rules.ts). */
+export interface KindHooks {
+  /** Completes or refuses a validated payload. */
+  prepare?(input: Data, at: At): Promise<Data>;
+  /** After a create, update or delete. */
+  changed?(at: At): Promise<void>;
+}
+
+/** Registers list, create, show, update and delete for one kind, from its definition (and its hooks). */
+export function registerKindRoutes(
+  app: FastifyInstance,
+  kind: KindDefinition,
+  records: Records,
+  hooks: KindHooks = {},
+): void {
+  const prepare = (input: unknown, at: At) =>
+    hooks.prepare ? hooks.prepare({ ...(input as Data) }, at) : (input as Data);
+  const changed = (at: At) => hooks.changed?.(at);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const workspaced = kind.scope === "workspace";
   const collection = workspaced ? `/api/workspace/:workspaceId/${kind.kind}` : `/api/${kind.kind}`;
@@ -61,11 +83,10 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
       },
     },
     async (request, reply) => {
-      const { item: created, version } = await records.create(
-        kind,
-        request.body as Record<string, unknown>,
-        ws(request.params),
-      );
+      const workspaceId = ws(request.params);
+      const body = await prepare(request.body, { workspaceId });
+      const { item: created, version } = await records.create(kind, body, workspaceId);
+      await changed({ workspaceId, id: created.id });
       return reply
         .code(201)
         .header("location", `${request.url.split("?")[0]}/${created.id}`)
@@ -104,15 +125,13 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
       },
     },
     async (request, reply) => {
-      const { item: updated, version } = await records.update(
-        kind,
-        request.params.id,
-        request.body as Record<string, unknown>,
-        {
-          ifMatch: request.headers["if-match"],
-          workspaceId: ws(request.params),
-        },
-      );
+      const at = { workspaceId: ws(request.params), id: request.params.id };
+      const body = await prepare(request.body, at);
+      const { item: updated, version } = await records.update(kind, at.id, body, {
+        ifMatch: request.headers["if-match"],
+        workspaceId: at.workspaceId,
+      });
+      await changed(at);
       return reply.header("etag", etagOf(version)).send(updated);
     },
   );
@@ -130,6 +149,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: KindDefinition, r
     },
     async (request, reply) => {
       await records.delete(kind, request.params.id, ws(request.params));
+      await changed({ workspaceId: ws(request.params), id: request.params.id });
       return reply.code(204).send();
     },
   );

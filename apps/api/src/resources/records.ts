@@ -75,6 +75,22 @@ export class Records {
     return `[${rows.map((r) => r.item).join(",")}]`;
   }
 
+  /** For operations that span several tables in one transaction (data-model generation). */
+  get database(): Database {
+    return this.db;
+  }
+
+  /** The workspace row, locked until the transaction ends. */
+  async lockWorkspace(tx: Tx, workspaceId: string): Promise<Row> {
+    const [row] = await tx
+      .select()
+      .from(records)
+      .where(and(eq(records.kind, "workspaces"), eq(records.workspaceId, ""), eq(records.id, workspaceId)))
+      .for("update");
+    if (!row) throw notFound(`The workspace ${workspaceId}`);
+    return row;
+  }
+
   /** 404 unless the workspace exists. */
   async requireWorkspace(workspaceId: string): Promise<Row> {
     const [row] = await this.db
@@ -101,6 +117,23 @@ export class Records {
     const row = await this.find(kind, id, workspaceId);
     if (!row) throw notFound(id);
     return { item: toItem(kind, row), version: row.version };
+  }
+
+  /**
+   * Merges server-computed values (dataModelUpToDate, positionInChart) into a record without a new
+   * version: they are not part of what a user edits, and update() keeps them.
+   */
+  async patchData(
+    kind: KindDefinition,
+    id: string,
+    patch: Data,
+    workspaceId?: string,
+    tx: Tx | Database = this.db,
+  ): Promise<void> {
+    await tx
+      .update(records)
+      .set({ data: sql`${records.data} || ${JSON.stringify(patch)}::jsonb` })
+      .where(and(this.scope(kind, workspaceId), eq(records.id, id)));
   }
 
   /** The plain value of a secret, for the server's own calls to peers. Never sent to a client. */
@@ -132,9 +165,9 @@ export class Records {
     };
     // Without references there is nothing to check or lock: the INSERT alone is atomic, and
     // BEGIN/COMMIT would triple the round trips of the create.
-    if (!referenceFields(kind).some((f) => typeof data[f.name] === "string")) return insert(this.db);
+    if (!referenceFields(kind).some((f) => data[f.name] !== undefined)) return insert(this.db);
     return this.db.transaction(async (tx) => {
-      await this.checkReferences(tx, kind, data);
+      await this.checkReferences(tx, kind, data, workspaceId);
       return insert(tx);
     });
   }
@@ -176,7 +209,12 @@ export class Records {
         .map((f) => ({ path: f.name, message: "cannot be changed after creation" }));
       if (changed.length) throw invalid(changed);
       const { data, secrets } = this.split(kind, input, current.secrets);
-      await this.checkReferences(tx, kind, data);
+      // Fields only the server sets (dataModelVersion, positionInChart, ...) survive a client's update.
+      for (const f of kind.fields) {
+        if (f.readOnly && data[f.name] === undefined && current.data[f.name] !== undefined)
+          data[f.name] = current.data[f.name];
+      }
+      await this.checkReferences(tx, kind, data, options.workspaceId);
       const [row] = await tx
         .update(records)
         .set({
@@ -200,7 +238,7 @@ export class Records {
         .where(and(this.scope(kind, workspaceId), eq(records.id, id)))
         .for("update");
       if (!current) throw notFound(id);
-      const referrers = await this.referrers(tx, kind, id);
+      const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
       if (referrers.length) {
         const names = referrers.map((r) => `${r.kind} "${r.name}"`).join(", ");
         throw new Problem(
@@ -216,6 +254,17 @@ export class Records {
     });
   }
 
+  /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
+  private async contents(tx: Tx, kind: KindDefinition, id: string) {
+    if (kind.kind !== "workspaces") return [];
+    return tx
+      .select({ id: records.id, kind: records.kind, name: records.name })
+      .from(records)
+      .where(eq(records.workspaceId, id))
+      .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
+      .limit(50);
+  }
+
   /** Records of any kind whose reference fields point at this id. */
   private async referrers(tx: Tx, target: KindDefinition, id: string) {
     const conditions = this.kinds.flatMap((kind) =>
@@ -224,7 +273,7 @@ export class Records {
         .map((f) =>
           and(
             eq(records.kind, kind.kind),
-            sql`${records.data} @> ${JSON.stringify({ [f.name]: id })}::jsonb`,
+            sql`${records.data} @> ${JSON.stringify({ [f.name]: f.input === "references" ? [id] : id })}::jsonb`,
           )!,
         ),
     );
@@ -236,19 +285,31 @@ export class Records {
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
   }
 
-  /** Every reference must name an existing record of the right kind; FOR SHARE keeps it from being deleted meanwhile. */
-  private async checkReferences(tx: Tx, kind: KindDefinition, data: Data): Promise<void> {
-    const wanted = referenceFields(kind).filter((f) => typeof data[f.name] === "string");
+  /**
+   * Every reference must name an existing record of the right kind (in the same workspace for
+   * workspace-level kinds); FOR SHARE keeps it from being deleted meanwhile.
+   */
+  private async checkReferences(tx: Tx, kind: KindDefinition, data: Data, workspaceId = ""): Promise<void> {
+    const wanted = referenceFields(kind).flatMap((f) =>
+      [data[f.name] ?? []].flat().map((id, i) => ({ f, id: String(id), i })),
+    );
     if (!wanted.length) return;
-    const ids = wanted.map((f) => data[f.name] as string);
     const found = await tx
-      .select({ id: records.id, kind: records.kind })
+      .select({ id: records.id, kind: records.kind, workspaceId: records.workspaceId })
       .from(records)
-      .where(inArray(records.id, ids))
+      .where(inArray(records.id, [...new Set(wanted.map((w) => w.id))]))
       .for("share");
+    const scopeOf = (target: string) =>
+      this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? workspaceId : "";
     const errors: FieldError[] = wanted
-      .filter((f) => !found.some((r) => r.id === data[f.name] && r.kind === f.kind))
-      .map((f) => ({ path: f.name, message: `refers to a record of ${f.kind} that does not exist` }));
+      .filter(
+        ({ f, id }) =>
+          !found.some((r) => r.id === id && r.kind === f.kind && r.workspaceId === scopeOf(f.kind)),
+      )
+      .map(({ f, i }) => ({
+        path: f.input === "references" ? `${f.name}.${i}` : f.name,
+        message: `refers to a record of ${f.kind} that does not exist${scopeOf(f.kind) ? " in this workspace" : ""}`,
+      }));
     if (errors.length) throw invalid(errors);
   }
 

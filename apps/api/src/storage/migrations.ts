@@ -57,6 +57,21 @@ const migrations: Array<{ name: string; sql: string }> = [
       ALTER TABLE records ALTER COLUMN workspace_id SET NOT NULL
     `,
   },
+  {
+    // Published JSON-LD contexts: every generated version stays served.
+    name: "0003_data_model_versions",
+    sql: `
+      CREATE TABLE data_model_versions (
+        data_model_name text NOT NULL,
+        version integer NOT NULL,
+        type_name text NOT NULL,
+        workspace_id text NOT NULL,
+        document json NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (data_model_name, version, type_name)
+      )
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Every record of every resource kind lives in one table: the kinds differ only by their
@@ -55,3 +55,18 @@ export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** The JSON-LD contexts published by "generate": one per data-model version ("" type) and per type. */
+export const dataModelVersions = pgTable(
+  "data_model_versions",
+  {
+    dataModelName: text("data_model_name").notNull(),
+    version: integer("version").notNull(),
+    typeName: text("type_name").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    // json, not jsonb: the published document keeps its (alphabetical) key order.
+    document: json("document").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.dataModelName, t.version, t.typeName] })],
+);

@@ -1,0 +1,130 @@
+import { contextBrokers, properties, services, types, workspaces } from "@orrery/model";
+import { invalid } from "../problems.ts";
+import type { KindHooks } from "../resources/kind-routes.ts";
+import type { Item, Records } from "../resources/records.ts";
+import { sanitizeIcon } from "./icons.ts";
+
+type Data = Record<string, unknown>;
+
+/** Brokers that keep several values (datasetId) per attribute. */
+const multiValueBrokers = ["scorpio", "stellio"];
+
+/**
+ * The workspace rules that need other records: the server-set data-model version, the tenant only
+ * on a multi-tenant broker, URLs of types and properties (default, default_url_error, one URL per
+ * name), parents of sub-properties, multi-valued attributes only where the broker has them, and
+ * "the data model is outdated" after any change of a type or property.
+ */
+export function workspaceHooks(records: Records): Record<string, KindHooks> {
+  async function brokerOf(serviceId: unknown): Promise<Item | undefined> {
+    const service = typeof serviceId === "string" ? await records.find(services, serviceId) : undefined;
+    const brokerId = service?.data.hasContextBroker;
+    const broker = typeof brokerId === "string" ? await records.find(contextBrokers, brokerId) : undefined;
+    return broker ? { id: broker.id, ...broker.data } : undefined;
+  }
+
+  async function checkUrl(input: Data, workspaceId: string, id: string | undefined): Promise<void> {
+    const workspace = (await records.requireWorkspace(workspaceId)).data;
+    const base = workspace.defaultDataModelUrl as string | undefined;
+    if (input.url === undefined && base) input.url = `${base}${input.name}`;
+    if (base && input.url === base) {
+      throw invalid([
+        {
+          path: "url",
+          message: "default_url_error: the URL must not be the workspace's default data model URL alone",
+        },
+      ]);
+    }
+    // One term, one IRI: the generated @context maps each name to a single URL.
+    for (const kind of [types, properties]) {
+      const clash = (await records.list(kind, workspaceId)).find(
+        (r) => r.id !== id && r.name === input.name && r.url !== input.url,
+      );
+      if (clash) {
+        throw invalid([
+          {
+            path: "url",
+            message: `a type or a property named ${String(input.name)} already uses the URL ${String(clash.url ?? "(none)")}`,
+          },
+        ]);
+      }
+    }
+  }
+
+  const markOutdated = async ({ workspaceId }: { workspaceId?: string }) => {
+    if (workspaceId) await records.patchData(workspaces, workspaceId, { dataModelUpToDate: false });
+  };
+
+  return {
+    workspaces: {
+      async prepare(input, { id }) {
+        if (!id) Object.assign(input, { dataModelVersion: 0, dataModelUpToDate: false });
+        const others = (await records.list(workspaces)).filter(
+          (w) => w.id !== id && w.dataModelName === input.dataModelName,
+        );
+        if (others.length)
+          throw invalid([
+            { path: "dataModelName", message: `is already used by the workspace ${String(others[0]!.name)}` },
+          ]);
+        if (
+          input.contextBrokerTenant !== undefined &&
+          (await brokerOf(input.hasService))?.multiTenancyEnabled !== true
+        ) {
+          delete input.contextBrokerTenant; // only meaningful on a multi-tenant broker
+        }
+        return input;
+      },
+    },
+    types: {
+      async prepare(input, { workspaceId, id }) {
+        if (typeof input.icon === "string") {
+          const icon = sanitizeIcon(input.icon);
+          if (icon) input.icon = icon;
+          else delete input.icon;
+        }
+        await checkUrl(input, workspaceId!, id);
+        return input;
+      },
+      changed: markOutdated,
+    },
+    properties: {
+      async prepare(input, { workspaceId, id }) {
+        await checkUrl(input, workspaceId!, id);
+        if (typeof input.hasProperty === "string") {
+          const chain = new Set<string>([id ?? ""]);
+          let parentId: unknown = input.hasProperty;
+          while (typeof parentId === "string") {
+            if (chain.has(parentId))
+              throw invalid([
+                {
+                  path: "hasProperty",
+                  message: "cannot be the property itself or one of its sub-properties",
+                },
+              ]);
+            chain.add(parentId);
+            const parent = await records.find(properties, parentId, workspaceId);
+            if (!parent) break; // the reference check answers for a missing parent
+            if (parent.data.hasType !== input.hasType)
+              throw invalid([{ path: "hasProperty", message: "must be a property of the same type" }]);
+            parentId = parent.data.hasProperty;
+          }
+        }
+        if (input.multiValued === true) {
+          const workspace = (await records.requireWorkspace(workspaceId!)).data;
+          const broker = await brokerOf(workspace.hasService);
+          if (!multiValueBrokers.includes(String(broker?.implementationName))) {
+            throw invalid([
+              {
+                path: "multiValued",
+                message:
+                  "needs a context broker that keeps several values per attribute (Scorpio or Stellio)",
+              },
+            ]);
+          }
+        }
+        return input;
+      },
+      changed: markOutdated,
+    },
+  };
+}
