@@ -1,5 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { isAllowed, isShowroom, type KindDefinition, type Permission } from "@orrery/model";
+import { useParams } from "react-router";
+import {
+  apiPath,
+  isAllowed,
+  isShowroom,
+  itemPath,
+  type KindDefinition,
+  type Permission,
+} from "@orrery/model";
 import { get } from "./api.ts";
 import { useSession } from "./session.ts";
 
@@ -13,17 +21,21 @@ export function usePermissions() {
   });
 }
 
-/** The spec's capability checks, with the same matcher the API enforces. */
+/**
+ * The spec's capability checks, with the same matcher the API enforces, on the same paths: a
+ * workspace-scoped kind is checked under /workspace/{workspaceId} (the route's, unless given).
+ */
 export function useCan() {
   const permissions = usePermissions().data ?? [];
+  const { workspaceId: routeWorkspace } = useParams();
   const can = (method: string, apiPath: string) => isAllowed(permissions, method, `/api${apiPath}`);
   return {
     can,
-    index: (kind: KindDefinition) => can("GET", `/${kind.kind}`),
-    store: (kind: KindDefinition) => can("POST", `/${kind.kind}`),
-    show: (kind: KindDefinition, id: string) => can("GET", `/${kind.kind}/${id}`),
-    update: (kind: KindDefinition, id: string) => can("PUT", `/${kind.kind}/${id}`),
-    destroy: (kind: KindDefinition, id: string) => can("DELETE", `/${kind.kind}/${id}`),
+    index: (kind: KindDefinition, ws = routeWorkspace) => can("GET", apiPath(kind, ws)),
+    store: (kind: KindDefinition, ws = routeWorkspace) => can("POST", apiPath(kind, ws)),
+    show: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("GET", itemPath(kind, id, ws)),
+    update: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("PUT", itemPath(kind, id, ws)),
+    destroy: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("DELETE", itemPath(kind, id, ws)),
     showroom: isShowroom(permissions),
     registryTool:
       can("POST", "/proxies/authorization-registry/create-policy") ||

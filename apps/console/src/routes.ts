@@ -1,34 +1,91 @@
-import { platformKinds, type KindDefinition } from "@orrery/model";
+import { allKinds, kindsByName, type KindDefinition } from "@orrery/model";
 
 /**
- * Route names of the spec (`contextBrokers.show`, ...) and their readable paths, history mode at the
- * root. Every platform kind gets index, create, show and edit from its definition.
+ * Route names of the spec (`contextBrokers.show`, `types.show`, ...) and their readable paths,
+ * history mode at the root. Every kind gets create, show and edit (and index when it has a list
+ * page of its own) from its definition and its placement below.
  */
 const fixed = {
   authentication: "/authentication",
   "callbacks.authentication": "/callbacks/authentication",
-  "workspaces.index": "/workspaces",
   workspace: "/workspace/:workspaceId",
   "tools.authorizationRegistries.home": "/tools/authorization-registries",
 } as const;
 
+/** Where a kind's pages live in the console. */
+export interface Placement {
+  /** Path of its collection, with its parents' params: `/workspace/:workspaceId/types`. */
+  base: string;
+  /** Route param holding an item's id (the spec's names: workspaceId, typeId, propertyId). */
+  param: string;
+  /** The kind whose item the records belong to (breadcrumbs, the page after a delete). */
+  parent?: string;
+  /** False when the list sits in the parent's show page (a type lists its properties). */
+  index: boolean;
+  /** Route name of an item's main page when it is not the show page (a workspace opens its view). */
+  view?: string;
+  /** Reference fields set from a route param and not shown in the form: `hasType` from `typeId`. */
+  fromRoute?: Record<string, string>;
+}
+
+const placements: Record<string, Placement> = {
+  workspaces: { base: "/workspaces", param: "workspaceId", index: true, view: "workspace" },
+  types: { base: "/workspace/:workspaceId/types", param: "typeId", parent: "workspaces", index: true },
+  properties: {
+    base: "/workspace/:workspaceId/types/:typeId/properties",
+    param: "propertyId",
+    parent: "types",
+    index: false,
+    fromRoute: { hasType: "typeId" },
+  },
+};
+
+export const placementOf = (kind: KindDefinition): Placement =>
+  placements[kind.kind] ?? { base: `/${kind.kind}`, param: "id", index: true };
+
+/** The kind and its parents, outermost first: workspaces, types, properties. */
+export function lineage(kind: KindDefinition): KindDefinition[] {
+  const parent = placementOf(kind).parent;
+  return [...(parent ? lineage(kindsByName.get(parent)!) : []), kind];
+}
+
+export type Action = "index" | "create" | "show" | "edit";
+
 const kindRoutes = Object.fromEntries(
-  platformKinds.flatMap((k) => [
-    [`${k.routeName}.index`, `/${k.kind}`],
-    [`${k.routeName}.create`, `/${k.kind}/create`],
-    [`${k.routeName}.show`, `/${k.kind}/:id`],
-    [`${k.routeName}.edit`, `/${k.kind}/:id/edit`],
-  ]),
+  allKinds.flatMap((k) => {
+    const { base, param, index } = placementOf(k);
+    return [
+      ...(index ? [[`${k.routeName}.index`, base]] : []),
+      [`${k.routeName}.create`, `${base}/create`],
+      [`${k.routeName}.show`, `${base}/:${param}`],
+      [`${k.routeName}.edit`, `${base}/:${param}/edit`],
+    ];
+  }),
 ) as Record<string, string>;
 
 export const routePaths: Record<string, string> = { ...fixed, ...kindRoutes };
 
-/** The path of a named route: `routeTo("contextBrokers.show", { id })`. */
-export function routeTo(name: string, params: Record<string, string> = {}): string {
+/** The path of a named route: `routeTo("types.show", { workspaceId, typeId })`. */
+export function routeTo(name: string, params: Record<string, string | undefined> = {}): string {
   const pattern = routePaths[name];
   if (!pattern) throw new Error(`unknown route ${name}`);
   return pattern.replace(/:(\w+)/g, (_m, key: string) => encodeURIComponent(params[key] ?? ""));
 }
 
-export const kindRoute = (kind: KindDefinition, action: "index" | "create" | "show" | "edit", id?: string) =>
-  routeTo(`${kind.routeName}.${action}`, id ? { id } : {});
+/**
+ * A kind's page. `params` are the current route's (the parents' ids); `id` is the item's own. Without
+ * an index page of its own, a kind's "index" is its parent's show page.
+ */
+export function kindRoute(
+  kind: KindDefinition,
+  action: Action,
+  id?: string,
+  params: Record<string, string | undefined> = {},
+): string {
+  const place = placementOf(kind);
+  if (action === "index" && !place.index) {
+    const parent = kindsByName.get(place.parent!)!;
+    return kindRoute(parent, "show", params[placementOf(parent).param], params);
+  }
+  return routeTo(`${kind.routeName}.${action}`, id ? { ...params, [place.param]: id } : params);
+}

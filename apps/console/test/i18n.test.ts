@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { platformKinds } from "@orrery/model";
+import { platformKinds, workspaceKinds } from "@orrery/model";
 import en from "../src/i18n/en.json";
 import fr from "../src/i18n/fr.json";
 
@@ -21,13 +21,17 @@ function sources(dir: string): string {
 }
 
 /** Words that French spells the same way. */
-const sameInBothLanguages = ["app.administration"];
+const sameInBothLanguages = [
+  "app.administration",
+  "options.dataModelGroup.infrastructure",
+  "options.standardDataModelType.smart-data-models", // a proper name
+];
 const enKeys = keys(en).sort();
 const frKeys = keys(fr).sort();
 
 /** Keys built at run time from the model: kinds.<kind>.*, fields.<field>, options.<field>.<value>, formats.<format>. */
 function modelKeys(): string[] {
-  return platformKinds.flatMap((kind) => [
+  return [...platformKinds, ...workspaceKinds].flatMap((kind) => [
     ...["one", "many", "of", "this", "none"].map((k) => `kinds.${kind.kind}.${k}`),
     ...kind.fields.map((f) => `fields.${f.name}`),
     ...kind.columns.map((c) => `fields.${c}`),
@@ -63,7 +67,14 @@ describe("translation catalogues", () => {
     );
     const used = new Set([...literal, ...prefixed, ...modelKeys()]);
     expect([...used].filter((k) => !enKeys.includes(k))).toEqual([]);
-    const dynamic = [/^app\.languages\./, /^kinds\./, /^operations\./, /^validation\./, /^formats\./];
+    const dynamic = [
+      /^app\.languages\./,
+      /^toggles\./,
+      /^kinds\./,
+      /^operations\./,
+      /^validation\./,
+      /^formats\./,
+    ];
     const unused = enKeys.filter(
       (k) => !used.has(k) && !dynamic.some((re) => re.test(k)) && !code.includes(`"${k}"`),
     );

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "react";
 import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
-import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { platformKinds } from "@orrery/model";
+import { allKinds, types, workspaces, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
@@ -11,10 +11,16 @@ import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../session.ts";
+import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
+import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
+// The workspace view carries the chart (@xyflow/react): loaded when a workspace opens.
+const WorkspaceView = lazy(() =>
+  import("../workspaces/WorkspaceView.tsx").then((m) => ({ default: m.WorkspaceView })),
+);
 // Forms carry react-hook-form and the zod schemas: loaded when a form opens, not on the first screen.
 const FormPage = lazy(() => import("../resources/FormPage.tsx").then((m) => ({ default: m.FormPage })));
 
@@ -42,8 +48,11 @@ function Authenticated() {
     <>
       <TopBar />
       <Container as="main" fluid="lg" className="py-3" id="main">
-        {/* The page is re-created whenever the full route path changes. */}
-        <div key={location.pathname + location.search}>
+        {/*
+          The page is re-created whenever the route path changes; not on a query change, so that
+          selecting a type in the chart keeps its zoom and lets a double click through.
+        */}
+        <div key={location.pathname}>
           <Suspense fallback={<Spinner animation="border" size="sm" role="status" />}>
             <Outlet />
           </Suspense>
@@ -59,6 +68,27 @@ function NotFound() {
   return <Alert variant="warning">{t("common.notFound")}</Alert>;
 }
 
+/** The generic pages of a kind, with what is its own (the types' Generate button and context file link). */
+function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "edit") {
+  const { routeName } = kind;
+  if (action === "index")
+    return routeName === workspaces.routeName ? (
+      <WorkspacesPage />
+    ) : (
+      <ListPage kind={kind} actions={kind === types ? <TypesGenerate /> : undefined} />
+    );
+  if (action === "show")
+    return (
+      <ShowPage kind={kind} extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined} />
+    );
+  return <FormPage kind={kind} action={action} />;
+}
+
+function TypesGenerate() {
+  const { workspaceId = "" } = useParams();
+  return <GenerateDataModel workspaceId={workspaceId} />;
+}
+
 export function App() {
   return (
     <>
@@ -68,30 +98,19 @@ export function App() {
         <Route path={routePaths["callbacks.authentication"]} element={<CallbackPage />} />
         <Route element={<Authenticated />}>
           <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
-          <Route path={routePaths["workspaces.index"]} element={<WorkspacesPage />} />
+          <Route path={routePaths.workspace} element={<WorkspaceView />} />
           <Route path={routePaths["tools.authorizationRegistries.home"]} element={<RegistryTool />} />
-          {platformKinds.flatMap((kind) => [
-            <Route
-              key={`${kind.kind}.index`}
-              path={routePaths[`${kind.routeName}.index`]}
-              element={<ListPage kind={kind} />}
-            />,
-            <Route
-              key={`${kind.kind}.create`}
-              path={routePaths[`${kind.routeName}.create`]}
-              element={<FormPage kind={kind} action="create" />}
-            />,
-            <Route
-              key={`${kind.kind}.show`}
-              path={routePaths[`${kind.routeName}.show`]}
-              element={<ShowPage kind={kind} />}
-            />,
-            <Route
-              key={`${kind.kind}.edit`}
-              path={routePaths[`${kind.routeName}.edit`]}
-              element={<FormPage kind={kind} action="edit" />}
-            />,
-          ])}
+          {allKinds.flatMap((kind) =>
+            (["index", "create", "show", "edit"] as const)
+              .filter((action) => routePaths[`${kind.routeName}.${action}`])
+              .map((action) => (
+                <Route
+                  key={`${kind.kind}.${action}`}
+                  path={routePaths[`${kind.routeName}.${action}`]}
+                  element={kindPage(kind, action)}
+                />
+              )),
+          )}
           <Route path="*" element={<NotFound />} />
         </Route>
       </Routes>

@@ -5,7 +5,10 @@ import { kindsByName, type Field } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
-import { useList } from "./queries.ts";
+import { useList, type Item } from "./queries.ts";
+
+/** Which records a reference select offers (all of them unless the form narrows them). */
+export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
 
 /** Options of a reference select; the select is keyed on their number so a stored value shows once they arrive. */
 function useReferenceOptions(kindName: string | undefined) {
@@ -14,17 +17,19 @@ function useReferenceOptions(kindName: string | undefined) {
   return useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind)).data?.length ?? 0;
 }
 
-function ReferenceOptions({ kind: kindName }: { kind: string }) {
+function ReferenceOptions({ kind: kindName, filter }: { kind: string; filter?: OptionFilter }) {
   const kind = kindsByName.get(kindName)!;
   const can = useCan();
-  const list = useList(kind, can.index(kind));
+  const all = useList(kind, can.index(kind)).data ?? [];
   return (
     <>
-      {(list.data ?? []).map((item) => (
-        <option key={item.id} value={item.id}>
-          {item.name}
-        </option>
-      ))}
+      {all
+        .filter((item) => !filter || filter(item, all))
+        .map((item) => (
+          <option key={item.id} value={item.id}>
+            {item.name}
+          </option>
+        ))}
     </>
   );
 }
@@ -66,10 +71,15 @@ export function FieldInput({
   field,
   mode,
   secretSet,
+  disabledReason,
+  optionFilter,
 }: {
   field: Field;
   mode: "create" | "update";
   secretSet?: boolean;
+  /** Set when a rule across records forbids the field; shown under it. */
+  disabledReason?: string;
+  optionFilter?: OptionFilter;
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
@@ -83,7 +93,7 @@ export function FieldInput({
   const id = `field-${field.name}`;
   const label = t(`fields.${field.name}`);
   const required = field.required && !(field.secret && mode === "update");
-  const disabled = field.createOnly && mode === "update";
+  const disabled = (field.createOnly && mode === "update") || !!disabledReason;
   const feedback = error && (
     <Form.Control.Feedback type="invalid" className="d-block" id={`${id}-error`}>
       {error}
@@ -99,7 +109,19 @@ export function FieldInput({
   if (field.input === "boolean") {
     return (
       <Form.Group className="mb-3">
-        <Form.Check type="switch" {...common} label={label} {...register(field.name)} />
+        <Form.Check
+          type="switch"
+          {...common}
+          label={label}
+          disabled={disabled}
+          aria-describedby={disabledReason ? `${id}-reason` : common["aria-describedby"]}
+          {...register(field.name)}
+        />
+        {disabledReason && (
+          <Form.Text id={`${id}-reason`} className="d-block">
+            {disabledReason}
+          </Form.Text>
+        )}
         {feedback}
       </Form.Group>
     );
@@ -132,7 +154,7 @@ export function FieldInput({
                   </option>
                 ))
               ) : (
-                <ReferenceOptions kind={field.kind} />
+                <ReferenceOptions kind={field.kind} filter={optionFilter} />
               )}
             </Form.Select>
           )}

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field } from "@orrery/model";
 import { useCan } from "../permissions.ts";
@@ -9,12 +9,13 @@ import { useItem, useList } from "./queries.ts";
 export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
   const kind = kindsByName.get(kindName)!;
   const can = useCan();
+  const params = useParams();
   const allowed = can.show(kind, id);
   // The list (cached, shared by every row) names it when the user may list the kind; otherwise the item.
   const listed = useList(kind, can.index(kind)).data?.find((item) => item.id === id);
   const { data } = useItem(kind, id, allowed && !can.index(kind));
   const name = listed?.name ?? data?.data.name ?? id;
-  return allowed ? <Link to={kindRoute(kind, "show", id)}>{name}</Link> : <span>{name}</span>;
+  return allowed ? <Link to={kindRoute(kind, "show", id, params)}>{name}</Link> : <span>{name}</span>;
 }
 
 /** One field's value as the show page and the list display it. */

@@ -1,30 +1,33 @@
 import { Card, Spinner } from "react-bootstrap";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
-import { kindRoute } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { useWorkspaceRules } from "./workspaceRules.ts";
+import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
 export function FormPage({ kind, action }: { kind: KindDefinition; action: "create" | "edit" }) {
   const { t } = useTranslation();
-  const { id } = useParams();
+  const { id, params, place, route } = usePlace(kind);
   const navigate = useNavigate();
   const item = useItem(kind, action === "edit" ? id : undefined);
+  const crumbs = useParentCrumbs(kind);
+  const rules = useWorkspaceRules(kind);
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
   const name = item.data?.data.name ?? id ?? "";
   const trail =
     action === "create"
-      ? [{ label: k("many"), to: kindRoute(kind, "index") }, { label: t("common.create") }]
-      : [
-          { label: k("many"), to: kindRoute(kind, "index") },
-          { label: name, to: kindRoute(kind, "show", id) },
-          { label: t("common.edit") },
-        ];
-  const back = action === "create" ? kindRoute(kind, "index") : kindRoute(kind, "show", id);
+      ? [...crumbs, { label: t("common.create") }]
+      : [...crumbs, { label: name, to: route("show", id) }, { label: t("common.edit") }];
+  const back = action === "create" ? route("index") : route("show", id);
+  // Fields the route decides (a property's type): set from it, not shown.
+  const fixed = Object.fromEntries(
+    Object.entries(place.fromRoute ?? {}).map(([field, param]) => [field, params[param]]),
+  );
   return (
     <>
       <Breadcrumbs trail={trail} />
@@ -49,7 +52,9 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
               kind={kind}
               item={item.data?.data}
               etag={item.data?.etag}
-              onSaved={(saved) => navigate(kindRoute(kind, "show", saved.id))}
+              fixed={fixed}
+              rules={rules}
+              onSaved={(saved) => navigate(route("show", saved.id))}
             />
           )}
         </Card.Body>

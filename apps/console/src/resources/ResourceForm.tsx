@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { Button, Form } from "react-bootstrap";
 import { FormProvider, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { writeSchema } from "@orrery/model/schema";
 import { ApiError } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
+import { selfReference } from "./ChildList.tsx";
 import { FieldInput } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
 
@@ -17,18 +18,29 @@ type Values = Record<string, unknown>;
  * The one form of every kind. A field whose `when` stops holding is hidden and its value cleared,
  * so that it comes back empty (or at its default): the spec's clearing rules, read from the model.
  * The same zod schema as the API validates before anything is sent.
+ *
+ * `fixed` fields are decided by the route (a property's type) and not shown. A kind's reference to
+ * itself (a property of a property) is asked through a switch first, and offers only the records
+ * sharing the fixed fields (the type's other properties). `rules` come from related records: fields
+ * to disable with their reason, and the workspace URL that a type or property URL must not equal.
  */
 export function ResourceForm(props: {
   kind: KindDefinition;
   item?: Item;
   etag?: string | null;
+  fixed?: Record<string, unknown>;
+  rules?: { locks: Record<string, string>; defaultDataModelUrl?: string };
   onSaved: (item: Item) => void;
 }) {
   const { kind, item } = props;
+  const fixed = useMemo(() => props.fixed ?? {}, [props.fixed]);
   const { t } = useTranslation();
   const mode = item ? "update" : "create";
+  const self = selfReference(kind);
+  const [nested, setNested] = useState(Boolean(self && item?.[self]));
+  const [defaultUrlUsed, setDefaultUrlUsed] = useState(false);
   const defaultValues = useMemo(() => {
-    const values: Values = {};
+    const values: Values = { ...fixed };
     for (const field of kind.fields) {
       const value = item?.[field.name];
       if (field.secret || value === undefined) continue;
@@ -43,7 +55,11 @@ export function ResourceForm(props: {
   const save = useSave(kind);
   const [failed, setFailed] = useState(false);
   const current = normalize(kind, form.watch()) as Values;
-  const visible = kind.fields.filter((field) => whenHolds(field.when, current));
+  // With the switch on and no parent chosen yet, the fields of a nested record already go away.
+  const probe = self && nested && current[self] === undefined ? { ...current, [self]: "" } : current;
+  const visible = kind.fields.filter(
+    (field) => !(field.name in fixed) && whenHolds(field.when, probe) && (field.name !== self || nested),
+  );
   const visibleNames = visible.map((f) => f.name).join(",");
   const previous = useRef(visibleNames);
   useEffect(() => {
@@ -54,7 +70,16 @@ export function ResourceForm(props: {
       if (!visibleNames.split(",").includes(name)) form.resetField(name, { defaultValue: null });
   }, [visibleNames, form]);
 
-  const submit = form.handleSubmit((body) =>
+  const submit = form.handleSubmit((body) => {
+    if (self && nested && !body[self]) {
+      form.setError(self, { type: "too_small" });
+      return;
+    }
+    const url = body.url as string | undefined;
+    if (url && props.rules?.defaultDataModelUrl && url === props.rules.defaultDataModelUrl) {
+      setDefaultUrlUsed(true);
+      return;
+    }
     save.mutate(
       { id: item?.id, etag: props.etag, body },
       {
@@ -70,21 +95,55 @@ export function ResourceForm(props: {
           setFailed(true);
         },
       },
-    ),
-  );
+    );
+  });
+
+  // A parent among the records sharing the fixed fields, never the record itself nor one inside it.
+  const sibling = (other: Item, all: readonly Item[]) => {
+    if (Object.entries(fixed).some(([name, value]) => other[name] !== value)) return false;
+    for (let at: Item | undefined = other; at; at = all.find((i) => i.id === at![self!]))
+      if (at.id === item?.id) return false;
+    return true;
+  };
 
   const secretSet = (name: string) => Boolean((item?.[name] as { set?: boolean } | undefined)?.set);
   return (
     <FormProvider {...form}>
       <ErrorAlert error={save.error} />
       <Form noValidate onSubmit={submit}>
-        {visible.map((field) => (
-          <FieldInput key={field.name} field={field} mode={mode} secretSet={secretSet(field.name)} />
+        {kind.fields.map((field) => (
+          <Fragment key={field.name}>
+            {field.name === self && (
+              <Form.Check
+                type="switch"
+                className="mb-3"
+                id={`toggle-${self}`}
+                label={t(`toggles.${self}`)}
+                checked={nested}
+                onChange={(e) => setNested(e.target.checked)}
+              />
+            )}
+            {visible.includes(field) && (
+              <FieldInput
+                field={field}
+                mode={mode}
+                secretSet={secretSet(field.name)}
+                disabledReason={props.rules?.locks[field.name]}
+                optionFilter={field.name === self ? sibling : undefined}
+              />
+            )}
+          </Fragment>
         ))}
         <Button type="submit" disabled={save.isPending}>
           {mode === "create" ? t("common.create") : t("common.save")}
         </Button>
       </Form>
+      <MessageDialog
+        show={defaultUrlUsed}
+        title={t("common.warningTitle")}
+        message={t("warnings.default_url_error")}
+        onClose={() => setDefaultUrlUsed(false)}
+      />
       <MessageDialog
         show={failed}
         title={t("common.errorTitle")}

@@ -1,21 +1,29 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Button, Card, Spinner } from "react-bootstrap";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import { whenHolds, type KindDefinition } from "@orrery/model";
+import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
 import { useCan } from "../permissions.ts";
-import { kindRoute } from "../routes.ts";
+import { placementOf } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { ChildList } from "./ChildList.tsx";
 import { FieldValue } from "./FieldValue.tsx";
-import { useDelete, useItem } from "./queries.ts";
+import { useParentCrumbs, usePlace } from "./place.ts";
+import { useDelete, useItem, type Item } from "./queries.ts";
 
-/** The show page of any kind: breadcrumb, edit and delete as permitted, the fields that are set. */
-export function ShowPage({ kind }: { kind: KindDefinition }) {
+/**
+ * The show page of any kind: breadcrumb through the parents, edit and delete as permitted, the
+ * fields that are set, then the lists of records that live inside this one (a type's properties).
+ * `extra` is the kind's own content (a type's context file link). After a delete, the parent page.
+ */
+export function ShowPage({ kind, extra }: { kind: KindDefinition; extra?: (item: Item) => ReactNode }) {
   const { t } = useTranslation();
-  const { id = "" } = useParams();
+  const { id = "", route } = usePlace(kind);
+  const crumbs = useParentCrumbs(kind);
+  const children = allKinds.filter((c) => placementOf(c).parent === kind.kind && !placementOf(c).index);
   const navigate = useNavigate();
   const can = useCan();
   const item = useItem(kind, id);
@@ -28,23 +36,21 @@ export function ShowPage({ kind }: { kind: KindDefinition }) {
   const onDelete = () => {
     setConfirming(false);
     remove.mutate(id, {
-      onSuccess: () => navigate(kindRoute(kind, "index")),
+      onSuccess: () => navigate(route("index")),
       onError: () => setFailed(true),
     });
   };
 
   return (
     <>
-      <Breadcrumbs
-        trail={[{ label: k("many"), to: kindRoute(kind, "index") }, { label: data?.name ?? id }]}
-      />
+      <Breadcrumbs trail={[...crumbs, { label: data?.name ?? id }]} />
       <Card>
         <Card.Header className="d-flex align-items-center justify-content-between gap-2">
           <h1 className="h5 mb-0 text-break">{data?.name ?? k("one")}</h1>
           <div className="d-flex gap-2">
             {data && can.update(kind, id) && (
               <Link
-                to={kindRoute(kind, "edit", id)}
+                to={route("edit", id)}
                 className="btn btn-outline-primary btn-sm"
                 title={t("common.edit")}
               >
@@ -83,8 +89,11 @@ export function ShowPage({ kind }: { kind: KindDefinition }) {
                 ))}
             </dl>
           )}
+          {data && extra?.(data)}
         </Card.Body>
       </Card>
+      {data &&
+        children.map((child) => <ChildList key={child.kind} parent={kind} child={child} parentId={id} />)}
       <ConfirmDialog
         show={confirming}
         message={t("operations.confirmDelete", { this: k("this") })}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { KindDefinition } from "@orrery/model";
+import { useParams } from "react-router";
+import { apiPath, itemPath, type KindDefinition } from "@orrery/model";
 import { call, get } from "../api.ts";
 
 export interface Item {
@@ -8,52 +9,73 @@ export interface Item {
   [field: string]: unknown;
 }
 
+/** Records of a workspace-scoped kind are cached per workspace; platform kinds under "". */
 export const recordKeys = {
-  list: (kind: string) => ["records", kind] as const,
-  item: (kind: string, id: string) => ["records", kind, id] as const,
+  kind: (kind: string) => ["records", kind] as const,
+  list: (kind: string, workspaceId = "") => ["records", kind, workspaceId] as const,
+  item: (kind: string, id: string, workspaceId = "") => ["records", kind, workspaceId, id] as const,
 };
 
-export function useList(kind: KindDefinition, enabled = true) {
+/** The workspace a workspace-scoped kind lives in: the route's `workspaceId` unless given. */
+export function useScope(kind: KindDefinition, workspaceId?: string): string | undefined {
+  const params = useParams();
+  return kind.scope === "workspace" ? (workspaceId ?? params.workspaceId) : undefined;
+}
+
+export const itemQuery = (kind: KindDefinition, id: string, workspaceId?: string) => ({
+  queryKey: recordKeys.item(kind.kind, id, workspaceId),
+  queryFn: () => call<Item>(itemPath(kind, id, workspaceId)),
+});
+
+export function useList(kind: KindDefinition, enabled = true, workspaceId?: string) {
+  const scope = useScope(kind, workspaceId);
   return useQuery({
-    queryKey: recordKeys.list(kind.kind),
-    queryFn: () => get<Item[]>(`/${kind.kind}`),
-    enabled,
+    queryKey: recordKeys.list(kind.kind, scope),
+    queryFn: () => get<Item[]>(apiPath(kind, scope)),
+    enabled: enabled && (kind.scope !== "workspace" || !!scope),
   });
 }
 
-export function useItem(kind: KindDefinition, id: string | undefined, enabled = true) {
-  return useQuery({
-    queryKey: recordKeys.item(kind.kind, id ?? ""),
-    queryFn: () => call<Item>(`/${kind.kind}/${id}`),
-    enabled: enabled && !!id,
-  });
+export function useItem(kind: KindDefinition, id: string | undefined, enabled = true, workspaceId?: string) {
+  const scope = useScope(kind, workspaceId);
+  return useQuery({ ...itemQuery(kind, id ?? "", scope), enabled: enabled && !!id });
+}
+
+/**
+ * A change to a type or property makes the workspace's data model outdated on the server: refetch
+ * the workspace so that dataModelUpToDate shows it (spec section 4).
+ */
+async function afterChange(client: ReturnType<typeof useQueryClient>, kind: KindDefinition) {
+  await client.invalidateQueries({ queryKey: recordKeys.kind(kind.kind) });
+  if (kind.scope === "workspace") await client.invalidateQueries({ queryKey: recordKeys.kind("workspaces") });
 }
 
 /** Create (no id) or update (with the ETag read, so a concurrent change answers 412 instead of being lost). */
 export function useSave(kind: KindDefinition) {
   const client = useQueryClient();
+  const scope = useScope(kind);
   return useMutation({
     mutationFn: ({ id, etag, body }: { id?: string; etag?: string | null; body: unknown }) =>
-      call<Item>(id ? `/${kind.kind}/${id}` : `/${kind.kind}`, {
+      call<Item>(id ? itemPath(kind, id, scope) : apiPath(kind, scope), {
         method: id ? "PUT" : "POST",
         body,
         headers: id && etag ? { "if-match": etag } : {},
       }),
     onSuccess: async ({ data }) => {
-      client.setQueryData(recordKeys.item(kind.kind, data.id), undefined);
-      await client.invalidateQueries({ queryKey: recordKeys.list(kind.kind) });
-      await client.invalidateQueries({ queryKey: recordKeys.item(kind.kind, data.id) });
+      client.setQueryData(recordKeys.item(kind.kind, data.id, scope), undefined);
+      await afterChange(client, kind);
     },
   });
 }
 
 export function useDelete(kind: KindDefinition) {
   const client = useQueryClient();
+  const scope = useScope(kind);
   return useMutation({
-    mutationFn: (id: string) => call<unknown>(`/${kind.kind}/${id}`, { method: "DELETE" }),
+    mutationFn: (id: string) => call<unknown>(itemPath(kind, id, scope), { method: "DELETE" }),
     onSuccess: async (_r, id) => {
-      client.removeQueries({ queryKey: recordKeys.item(kind.kind, id) });
-      await client.invalidateQueries({ queryKey: recordKeys.list(kind.kind) });
+      client.removeQueries({ queryKey: recordKeys.item(kind.kind, id, scope) });
+      await afterChange(client, kind);
     },
   });
 }

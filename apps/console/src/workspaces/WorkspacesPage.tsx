@@ -1,19 +1,86 @@
-import { Alert, Card } from "react-bootstrap";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button } from "react-bootstrap";
+import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
+import { apiPath, properties, types, workspaces } from "@orrery/model";
+import { get } from "../api.ts";
+import { useCan } from "../permissions.ts";
+import { ListPage } from "../resources/ListPage.tsx";
+import { recordKeys, type Item } from "../resources/queries.ts";
+import { routeTo } from "../routes.ts";
+import { contextFileUrl } from "./GenerateDataModel.tsx";
+import { closeWorkspace, openWorkspace, useOpenWorkspaces } from "./openWorkspaces.ts";
 
-/** workspaces.index. Workspaces themselves arrive with the workspaces issue; until then the list is empty. */
+/**
+ * Open (→) or close (✕). Opening loads what the workspace view needs (types and properties, the
+ * kinds that exist so far), marks the workspace open in the second bar and shows its view; closing
+ * only takes it off the bar. (The SIOP2 QR variant comes with the trust issue.)
+ */
+function OpenToggle({ workspace }: { workspace: Item }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const can = useCan();
+  const [opening, setOpening] = useState(false);
+  const isOpen = useOpenWorkspaces().some((w) => w.id === workspace.id);
+  const open = async () => {
+    setOpening(true);
+    // A refused or failing list shows its error in the view; opening goes on.
+    await Promise.allSettled(
+      [types, properties]
+        .filter((kind) => can.index(kind, workspace.id))
+        .map((kind) =>
+          client.prefetchQuery({
+            queryKey: recordKeys.list(kind.kind, workspace.id),
+            queryFn: () => get<Item[]>(apiPath(kind, workspace.id)),
+          }),
+        ),
+    );
+    openWorkspace({ id: workspace.id, name: workspace.name });
+    navigate(routeTo("workspace", { workspaceId: workspace.id }));
+  };
+  return isOpen ? (
+    <Button
+      size="sm"
+      variant="outline-secondary"
+      onClick={() => closeWorkspace(workspace.id)}
+      aria-label={t("workspaces.close", { name: workspace.name })}
+      title={t("workspaces.close", { name: workspace.name })}
+    >
+      ✕
+    </Button>
+  ) : (
+    <Button
+      size="sm"
+      variant="outline-primary"
+      onClick={open}
+      disabled={opening}
+      aria-label={t("workspaces.open", { name: workspace.name })}
+      title={t("workspaces.open", { name: workspace.name })}
+    >
+      →
+    </Button>
+  );
+}
+
+/** workspaces.index: the generic list with the open/close toggle and the version linking to the context file. */
 export function WorkspacesPage() {
   const { t } = useTranslation();
   return (
-    <Card>
-      <Card.Header>
-        <h1 className="h5 mb-0">{t("workspaces.title")}</h1>
-      </Card.Header>
-      <Card.Body>
-        <Alert variant="info" className="mb-0">
-          {t("workspaces.none")}
-        </Alert>
-      </Card.Body>
-    </Card>
+    <ListPage
+      kind={workspaces}
+      leading={{ label: t("workspaces.toggle"), cell: (ws) => <OpenToggle workspace={ws} /> }}
+      cells={{
+        dataModelVersion: (ws) =>
+          Number(ws.dataModelVersion ?? 0) > 0 ? (
+            <a href={contextFileUrl(ws)} target="_blank" rel="noreferrer noopener">
+              {String(ws.dataModelVersion)}
+            </a>
+          ) : (
+            String(ws.dataModelVersion ?? 0)
+          ),
+      }}
+    />
   );
 }

@@ -1,0 +1,35 @@
+import { contextBrokers, properties, services, workspaces, type KindDefinition } from "@orrery/model";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { useItem } from "./queries.ts";
+
+/** Broker implementations that keep several values of one attribute (datasetId): spec section 5. */
+export const multiValuedBrokers = ["scorpio", "stellio"];
+
+/**
+ * Rules of a workspace-scoped form that depend on other records: the workspace's default data-model
+ * URL (a type or property URL must not be it alone), and the broker behind the workspace's service
+ * (multi-valued properties need one that keeps several values per attribute). Returns the fields to
+ * disable, with the reason shown under them.
+ */
+export function useWorkspaceRules(kind: KindDefinition) {
+  const { t } = useTranslation();
+  const { workspaceId } = useParams();
+  const scoped = kind.scope === "workspace";
+  const workspace = useItem(workspaces, workspaceId, scoped).data?.data;
+  const needsBroker = kind.kind === properties.kind;
+  const serviceId = workspace?.hasService as string | undefined;
+  const service = useItem(services, serviceId, needsBroker).data?.data;
+  const brokerId = service?.hasContextBroker as string | undefined;
+  const broker = useItem(contextBrokers, brokerId, needsBroker);
+  const implementation = broker.data?.data.implementationName as string | undefined;
+  const locks: Record<string, string> = {};
+  if (needsBroker && !multiValuedBrokers.includes(implementation ?? ""))
+    locks.multiValued = implementation
+      ? t("properties.multiValuedUnsupported", {
+          broker: broker.data?.data.name,
+          implementation: t(`options.implementationName.${implementation}`),
+        })
+      : t("properties.multiValuedUnknown");
+  return { locks, defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined };
+}

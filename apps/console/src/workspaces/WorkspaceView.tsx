@@ -1,0 +1,157 @@
+import { lazy, Suspense, useState } from "react";
+import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { dataModelGroups, properties, types, workspaces } from "@orrery/model";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import { useCan } from "../permissions.ts";
+import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
+import { useItem, useList } from "../resources/queries.ts";
+import { kindRoute, routeTo } from "../routes.ts";
+import { groupColours } from "./chartModel.ts";
+import { GenerateDataModel } from "./GenerateDataModel.tsx";
+
+const DataModelChart = lazy(() => import("./DataModelChart.tsx"));
+
+/** Which data-model groups the chart shows: one switch per group, not kept (as in the original). */
+function GroupFilter(props: { hidden: ReadonlySet<string>; onChange: (hidden: Set<string>) => void }) {
+  const { t } = useTranslation();
+  const [show, setShow] = useState(false);
+  const toggle = (group: string, visible: boolean) => {
+    const next = new Set(props.hidden);
+    if (visible) next.delete(group);
+    else next.add(group);
+    props.onChange(next);
+  };
+  return (
+    <>
+      <Button variant="outline-secondary" size="sm" onClick={() => setShow(true)}>
+        {t("workspace.groupFilter")}
+      </Button>
+      <Modal show={show} onHide={() => setShow(false)} centered aria-labelledby="group-filter-title">
+        <Modal.Header closeButton closeLabel={t("common.close")}>
+          <Modal.Title id="group-filter-title" className="h5">
+            {t("workspace.groupFilter")}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {dataModelGroups.map((group) => (
+            <Form.Check
+              key={group}
+              type="switch"
+              id={`group-${group}`}
+              label={
+                <>
+                  <span
+                    className="group-swatch"
+                    style={{ background: groupColours[group] }}
+                    aria-hidden="true"
+                  />{" "}
+                  {t(`options.dataModelGroup.${group}`)}
+                </>
+              }
+              checked={!props.hidden.has(group)}
+              onChange={(e) => toggle(group, e.target.checked)}
+            />
+          ))}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button onClick={() => setShow(false)}>{t("common.close")}</Button>
+        </Modal.Footer>
+      </Modal>
+    </>
+  );
+}
+
+/**
+ * The workspace view (route `workspace`, query typeId): the data-model chart in the left card with
+ * links to the types and "Generate"; the outdated warning on the right while the published model
+ * is behind the types and properties. The tabs (entities, subscriptions, map) come with the entities issue.
+ */
+export function WorkspaceView() {
+  const { t } = useTranslation();
+  const { workspaceId = "" } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const can = useCan();
+  const workspace = useItem(workspaces, workspaceId);
+  const typeList = useList(types);
+  const propertyList = useList(properties);
+  const [hiddenGroups, setHiddenGroups] = useState<Set<string>>(new Set());
+  const data = workspace.data?.data;
+  const params = { workspaceId };
+  const select = (typeId: string) => {
+    const next = new URLSearchParams(search);
+    next.set("typeId", typeId);
+    setSearch(next);
+  };
+  if (workspace.isError) return <ErrorAlert error={workspace.error} />;
+  return (
+    <>
+      <Breadcrumbs
+        trail={[
+          { label: t("kinds.workspaces.many"), to: routeTo("workspaces.index") },
+          { label: data?.name ?? workspaceId },
+        ]}
+      />
+      <Row className="g-3">
+        <Col lg={5}>
+          <Card>
+            <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+              <h1 className="h5 mb-0 text-break">{data?.name ?? t("kinds.workspaces.one")}</h1>
+              <div className="d-flex flex-wrap gap-2">
+                {can.index(types) && (
+                  <Link
+                    to={kindRoute(types, "index", undefined, params)}
+                    className="btn btn-outline-primary btn-sm"
+                  >
+                    {t("kinds.types.many")}
+                  </Link>
+                )}
+                <GenerateDataModel workspaceId={workspaceId} />
+                <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />
+              </div>
+            </Card.Header>
+            <Card.Body>
+              {typeList.isError ? (
+                <ErrorAlert error={typeList.error} />
+              ) : typeList.isPending || propertyList.isPending ? (
+                <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+              ) : typeList.data.length === 0 ? (
+                <Alert variant="info" className="mb-0">
+                  {t("kinds.types.none")}
+                </Alert>
+              ) : (
+                <Suspense
+                  fallback={
+                    <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+                  }
+                >
+                  <DataModelChart
+                    workspaceId={workspaceId}
+                    types={typeList.data}
+                    properties={propertyList.data ?? []}
+                    selectedTypeId={search.get("typeId")}
+                    hiddenGroups={hiddenGroups}
+                    canMove={(typeId) =>
+                      can.can("PUT", `/workspace/${workspaceId}/types/${typeId}/position-in-chart`)
+                    }
+                    onSelect={select}
+                    onOpen={(typeId) => navigate(kindRoute(types, "show", typeId, params))}
+                  />
+                </Suspense>
+              )}
+            </Card.Body>
+          </Card>
+        </Col>
+        <Col lg={7}>
+          {data?.dataModelUpToDate === false && (
+            <Alert variant="warning" data-testid="data-model-outdated">
+              {t("dataModel.outdated")}
+            </Alert>
+          )}
+        </Col>
+      </Row>
+    </>
+  );
+}

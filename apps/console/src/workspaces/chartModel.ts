@@ -1,0 +1,88 @@
+import type { Item } from "../resources/queries.ts";
+
+/** Colours of the data-model groups (as in the original console); a type without group stays grey. */
+export const groupColours: Record<string, string> = {
+  equipment: "#a55eea",
+  "equipment-model": "#4b7bec",
+  infrastructure: "#fc5c65",
+  control: "#fd9644",
+  "observation-data-collection": "#45aaf2",
+};
+export const neutralColour = "#b2bec3";
+export const selectedColour = "#00b894";
+
+export interface TypeNodeData extends Record<string, unknown> {
+  name: string;
+  icon?: string;
+  colour: string;
+}
+
+export interface ChartNode {
+  id: string;
+  type: "dataType";
+  position: { x: number; y: number };
+  data: TypeNodeData;
+  hidden: boolean;
+  initialWidth: number;
+  initialHeight: number;
+}
+
+export interface ChartEdge {
+  id: string;
+  source: string;
+  target: string;
+  label: string;
+}
+
+const columns = 4;
+const nodeHeight = 40;
+
+/**
+ * One node per type, at its saved position or, until someone drags it, on a grid (auto-layout
+ * results are never saved, as in the original); one arrow per Relationship property (sub-properties
+ * included), from the type that has it to the type it points to. Arrows to unknown types are dropped.
+ */
+export function chartModel(
+  types: readonly Item[],
+  properties: readonly Item[],
+  options: { selectedTypeId?: string | null; hiddenGroups?: ReadonlySet<string> } = {},
+): { nodes: ChartNode[]; edges: ChartEdge[] } {
+  const nodes = types.map((type, i): ChartNode => {
+    const saved = type.positionInChart as [number, number] | undefined;
+    const group = type.dataModelGroup as string | undefined;
+    return {
+      id: type.id,
+      type: "dataType",
+      position: saved
+        ? { x: saved[0], y: saved[1] }
+        : { x: (i % columns) * 200, y: Math.floor(i / columns) * 120 },
+      data: {
+        name: type.name,
+        icon: type.icon as string | undefined,
+        colour:
+          type.id === options.selectedTypeId
+            ? selectedColour
+            : ((group && groupColours[group]) ?? neutralColour),
+      },
+      hidden: !!group && !!options.hiddenGroups?.has(group),
+      // Sizes before the browser measures the node, so that arrows can be drawn at once.
+      initialWidth: Math.max(80, type.name.length * 9 + 32),
+      initialHeight: nodeHeight,
+    };
+  });
+  const known = new Set(types.map((t) => t.id));
+  const edges = properties
+    .filter(
+      (p) =>
+        p.ngsiLdType === "Relationship" &&
+        known.has(p.hasType as string) &&
+        known.has(p.relationshipType as string),
+    )
+    .map((p) => ({
+      id: p.id,
+      source: p.hasType as string,
+      target: p.relationshipType as string,
+      label: p.name,
+    }));
+  return { nodes, edges };
+}
