@@ -79,6 +79,7 @@ export function TopBar() {
       </Navbar>
       {openWorkspaces.length > 0 && (
         <Nav
+          as="nav"
           variant="pills"
           className="bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap"
           aria-label={t("app.openWorkspaces")}

@@ -1,3 +1,4 @@
+import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
 
 /** Colours of the data-model groups (as in the original console); a type without group stays grey. */
@@ -23,8 +24,9 @@ export interface ChartNode {
   position: { x: number; y: number };
   data: TypeNodeData;
   hidden: boolean;
-  initialWidth: number;
-  initialHeight: number;
+  width: number;
+  height: number;
+  handles: Array<{ type: "source" | "target"; position: Position; x: number; y: number }>;
 }
 
 export interface ChartEdge {
@@ -48,6 +50,9 @@ export function chartModel(
   options: { selectedTypeId?: string | null; hiddenGroups?: ReadonlySet<string> } = {},
 ): { nodes: ChartNode[]; edges: ChartEdge[] } {
   const nodes = types.map((type, i): ChartNode => {
+    // A size known before the browser lays the node out, so that arrows are drawn at once and end
+    // at the handles' real places (the label is centred in it).
+    const width = Math.round(Math.max(90, type.name.length * 9.5 + 32 + (type.icon ? 28 : 0)));
     const saved = type.positionInChart as [number, number] | undefined;
     const group = type.dataModelGroup as string | undefined;
     return {
@@ -65,9 +70,12 @@ export function chartModel(
             : ((group && groupColours[group]) ?? neutralColour),
       },
       hidden: !!group && !!options.hiddenGroups?.has(group),
-      // Sizes before the browser measures the node, so that arrows can be drawn at once.
-      initialWidth: Math.max(80, type.name.length * 9 + 32),
-      initialHeight: nodeHeight,
+      width,
+      height: nodeHeight,
+      handles: [
+        { type: "target", position: Position.Top, x: width / 2, y: 0 },
+        { type: "source", position: Position.Bottom, x: width / 2, y: nodeHeight },
+      ],
     };
   });
   const known = new Set(types.map((t) => t.id));
