@@ -14,6 +14,7 @@ import { Sessions } from "./auth/sessions.ts";
 import { createCipher, loadKey } from "./cipher.ts";
 import type { Config } from "./config.ts";
 import { registerConsole } from "./console.ts";
+import { registerImportRoutes } from "./data-model/import-routes.ts";
 import { registerDataModelRoutes } from "./data-model/routes.ts";
 import { workspaceHooks } from "./data-model/rules.ts";
 import { registerOpenApi } from "./openapi.ts";
@@ -108,6 +109,7 @@ export async function buildApp(
   const hooks = workspaceHooks(records);
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config);
+  registerImportRoutes(app, records, hooks.properties!, config);
   registerAuthorizationRegistryProxies(app);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).

@@ -10,6 +10,8 @@ export interface Config {
   consoleUrl: string;
   /** Public base of the generated JSON-LD contexts: {dataModelsUrl}/{dataModelName}/{version}/context.jsonld. */
   dataModelsUrl: string;
+  /** Let proxies (Smart Data Models) fetch from loopback and private networks: off, so they cannot reach the server's neighbours. */
+  proxyAllowPrivateNetworks: boolean;
   dataDir: string;
   databaseUrl?: string;
   encryptionKey?: string;
@@ -54,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     host,
     publicUrl,
     consoleUrl: (env.CONSOLE_URL ?? "").replace(/\/$/, ""),
+    proxyAllowPrivateNetworks: bool(env.PROXY_ALLOW_PRIVATE_NETWORKS, false),
     dataModelsUrl: (env.DATA_MODELS_URL ?? `${publicUrl}/data-models`).replace(/\/$/, ""),
     dataDir: resolve(baseDir, env.DATA_DIR ?? "data"),
     databaseUrl: env.DATABASE_URL || undefined,

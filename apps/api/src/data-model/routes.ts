@@ -44,18 +44,16 @@ export function registerDataModelRoutes(app: FastifyInstance, records: Records, 
         // Re-read under lock: two generations at once get two versions, not one twice.
         const current = await records.lockWorkspace(tx, workspaceId);
         const next = Number(current.data.dataModelVersion ?? 0) + 1;
-        await tx
-          .insert(dataModelVersions)
-          .values([
-            { dataModelName: name, version: next, typeName: "", workspaceId, document: whole },
-            ...perType.map((t) => ({
-              dataModelName: name,
-              version: next,
-              typeName: t.typeName,
-              workspaceId,
-              document: t.document,
-            })),
-          ]);
+        await tx.insert(dataModelVersions).values([
+          { dataModelName: name, version: next, typeName: "", workspaceId, document: whole },
+          ...perType.map((t) => ({
+            dataModelName: name,
+            version: next,
+            typeName: t.typeName,
+            workspaceId,
+            document: t.document,
+          })),
+        ]);
         await records.patchData(
           workspaces,
           workspaceId,

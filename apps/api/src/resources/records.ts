@@ -172,6 +172,29 @@ export class Records {
     });
   }
 
+  /** Creates several records in one transaction: all of them, or none. */
+  async createMany(kind: KindDefinition, inputs: Data[], workspaceId?: string): Promise<Item[]> {
+    return this.db.transaction(async (tx) => {
+      const items: Item[] = [];
+      for (const input of inputs) {
+        const { data, secrets } = this.split(kind, input, {});
+        await this.checkReferences(tx, kind, data, workspaceId);
+        const row = {
+          id: newId(kind),
+          kind: kind.kind,
+          workspaceId,
+          name: String(data.name ?? ""),
+          data,
+          secrets,
+          version: 1,
+        };
+        await tx.insert(records).values(row);
+        items.push(toItem(kind, row));
+      }
+      return items;
+    });
+  }
+
   async update(
     kind: KindDefinition,
     id: string,

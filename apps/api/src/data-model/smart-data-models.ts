@@ -1,0 +1,160 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+import { parse } from "yaml";
+import { Problem } from "../problems.ts";
+
+/** A property offered for import, already in Orrery's terms. */
+export interface Candidate {
+  name: string;
+  description?: string;
+  url?: string;
+  ngsiLdType: "Property" | "GeoProperty" | "Relationship";
+  propertyNgsiLdValueType?: string;
+  geoPropertyNgsiLdType?: string;
+}
+
+const jsonTypes: Record<string, string> = {
+  string: "String",
+  number: "Number",
+  integer: "Number",
+  boolean: "Boolean",
+  object: "Object",
+  array: "Array",
+};
+const geometries = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"];
+
+/**
+ * Reads a Smart Data Models `model.yaml`: the first entry's properties except id and type, with
+ * their description, x-ngsi type and JSON type mapped as the spec says (unknown value type: String;
+ * geometry: Point unless the schema names one; the x-ngsi model URL as the property's URL).
+ */
+export function parseModel(text: string): {
+  typeName: string;
+  description?: string;
+  properties: Candidate[];
+} {
+  let doc: unknown;
+  try {
+    doc = parse(text, { maxAliasCount: 100 });
+  } catch (err) {
+    throw new Problem(400, "The model is not valid YAML", (err as Error).message);
+  }
+  const [typeName, entry] = Object.entries((doc ?? {}) as Record<string, any>)[0] ?? [];
+  if (!typeName || !entry || typeof entry.properties !== "object") {
+    throw new Problem(
+      400,
+      "The model has no properties",
+      "A Smart Data Models model.yaml starts with the type name, holding `properties`.",
+    );
+  }
+  const properties = Object.entries(entry.properties as Record<string, any>)
+    .filter(([name]) => name !== "id" && name !== "type")
+    .map(([name, schema]): Candidate => {
+      const ngsi = String(schema?.["x-ngsi"]?.type ?? "Property");
+      const model = schema?.["x-ngsi"]?.model;
+      const base = {
+        name,
+        ...(typeof schema?.description === "string" && schema.description
+          ? { description: schema.description.slice(0, 10_000) }
+          : {}),
+        ...(typeof model === "string" && /^https?:\/\/\S+$/.test(model) ? { url: model } : {}),
+      };
+      if (ngsi === "GeoProperty") {
+        const named = JSON.stringify(schema ?? {}).match(/"title":"GeoJSON (\w+)"/)?.[1];
+        return {
+          ...base,
+          ngsiLdType: "GeoProperty",
+          geoPropertyNgsiLdType: geometries.includes(named ?? "") ? named : "Point",
+        };
+      }
+      if (ngsi === "Relationship") return { ...base, ngsiLdType: "Relationship" };
+      return {
+        ...base,
+        ngsiLdType: "Property",
+        propertyNgsiLdValueType: jsonTypes[String(schema?.type)] ?? "String",
+      };
+    });
+  return {
+    typeName,
+    ...(typeof entry.description === "string" ? { description: entry.description } : {}),
+    properties,
+  };
+}
+
+const privateNetworks = new BlockList();
+for (const [net, prefix] of [
+  ["127.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+  ["169.254.0.0", 16],
+  ["0.0.0.0", 8],
+  ["100.64.0.0", 10],
+] as const) {
+  privateNetworks.addSubnet(net, prefix, "ipv4");
+}
+for (const [net, prefix] of [
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["::", 128],
+] as const)
+  privateNetworks.addSubnet(net, prefix, "ipv6");
+
+/**
+ * Fetches a model for the browser, which cannot fetch arbitrary hosts reliably: http(s) only, no
+ * redirects, a timeout and a size limit, and no address on a private network unless allowed
+ * (PROXY_ALLOW_PRIVATE_NETWORKS) so the proxy cannot be used to reach the server's neighbours.
+ */
+export async function fetchModel(
+  url: string,
+  options: { allowPrivate: boolean; timeoutMs?: number; maxBytes?: number },
+): Promise<string> {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new Problem(400, "Invalid URL", `${url} is not an absolute URL.`);
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    throw new Problem(400, "Invalid URL", "Only http and https URLs can be fetched.");
+  if (!options.allowPrivate) {
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    const { address, family } = isIP(host)
+      ? { address: host, family: isIP(host) }
+      : await lookup(host).catch(() => ({ address: "", family: 4 }));
+    if (!address) throw new Problem(502, "Bad gateway", `The host ${host} could not be resolved.`);
+    if (privateNetworks.check(address, family === 6 ? "ipv6" : "ipv4")) {
+      throw new Problem(
+        400,
+        "Address not allowed",
+        `${host} is on a private network; set PROXY_ALLOW_PRIVATE_NETWORKS=true to allow it.`,
+      );
+    }
+  }
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      redirect: "error",
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      headers: { accept: "application/yaml, text/yaml, text/plain, */*" },
+    });
+  } catch (err) {
+    throw new Problem(502, "Bad gateway", `${target.host} could not be reached: ${(err as Error).message}`);
+  }
+  if (!response.ok)
+    throw new Problem(
+      502,
+      "Bad gateway",
+      `${target.host} answered ${response.status} for ${target.pathname}.`,
+    );
+  const max = options.maxBytes ?? 2 * 1024 * 1024;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) throw new Problem(502, "Bad gateway", `The model is larger than ${max} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
