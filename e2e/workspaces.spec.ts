@@ -52,8 +52,10 @@ test("an administrator builds a data model, generates it and arranges the chart"
   await expect(page.getByText(en.dataModel.outdated)).toBeVisible();
   await page.getByRole("button", { name: en.dataModel.generate }).click();
   await page.getByRole("button", { name: en.common.yes }).click();
-  await expect(page.getByRole("dialog")).toContainText("version 1");
-  await page.getByRole("dialog").getByRole("button", { name: en.common.close }).last().click();
+  // The confirmation may still be fading out: name the dialog.
+  const success = page.getByRole("dialog", { name: en.common.successTitle });
+  await expect(success).toContainText("version 1");
+  await success.getByRole("button", { name: en.common.close }).last().click();
   await expect(page.getByText(en.dataModel.outdated)).toBeHidden();
 
   // Two coloured nodes and one arrow from Room to Building.
