@@ -108,7 +108,7 @@ export async function buildApp(
 
   const hooks = workspaceHooks(records);
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
-  registerDataModelRoutes(app, records, config);
+  registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerAuthorizationRegistryProxies(app);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard

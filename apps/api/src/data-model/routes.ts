@@ -4,7 +4,11 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { properties, types, workspaces } from "@orrery/model";
 import type { Config } from "../config.ts";
-import { notFound } from "../problems.ts";
+import { NgsiLdError } from "@orrery/ngsi-ld";
+import { notFound, Problem } from "../problems.ts";
+import type { KindHooks } from "../resources/kind-routes.ts";
+import { autoDiscover } from "./auto-discover.ts";
+import { workspaceBroker } from "./broker-access.ts";
 import type { Records } from "../resources/records.ts";
 import { dataModelVersions } from "../storage/schema.ts";
 import { buildContexts } from "./contexts.ts";
@@ -16,7 +20,12 @@ const workspaceParams = z.object({ workspaceId: z.string() });
  * at stable addresses (every version stays served, so entities written with an old context still
  * expand). Also the chart position of a type, which is not part of the type's own form.
  */
-export function registerDataModelRoutes(app: FastifyInstance, records: Records, config: Config): void {
+export function registerDataModelRoutes(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+  hooks: { types: KindHooks; properties: KindHooks },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = records.database;
   const contextUrl = (name: string, version: number, typeName?: string) =>
@@ -64,6 +73,45 @@ export function registerDataModelRoutes(app: FastifyInstance, records: Records, 
         return next;
       });
       return { dataModelVersion: version, contextUrl: contextUrl(name, version) };
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/data-model/auto-discover",
+    {
+      schema: {
+        tags: ["data-model"],
+        summary: "Add the types and attributes the workspace's broker holds and the model lacks",
+        params: workspaceParams,
+        response: {
+          200: z.object({
+            types: z.array(z.string()),
+            properties: z.array(z.object({ type: z.string(), name: z.string() })),
+            skipped: z.array(z.object({ type: z.string(), name: z.string(), reason: z.string() })),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { workspaceId } = request.params;
+      const workspace = await records.requireWorkspace(workspaceId);
+      const version = Number(workspace.data.dataModelVersion ?? 0);
+      const context = version > 0 ? contextUrl(String(workspace.data.dataModelName), version) : undefined;
+      try {
+        return await autoDiscover(
+          records,
+          hooks,
+          workspaceId,
+          await workspaceBroker(records, workspace, context),
+        );
+      } catch (err) {
+        if (err instanceof NgsiLdError)
+          throw new Problem(502, "The context broker failed", err.message, {
+            brokerStatus: err.status,
+            brokerProblem: err.problem,
+          });
+        throw err;
+      }
     },
   );
 

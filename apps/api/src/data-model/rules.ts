@@ -1,13 +1,10 @@
-import { contextBrokers, properties, services, types, workspaces } from "@orrery/model";
+import { contextBrokers, multiValuedBrokers, properties, services, types, workspaces } from "@orrery/model";
 import { invalid } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
 import { sanitizeIcon } from "./icons.ts";
 
 type Data = Record<string, unknown>;
-
-/** Brokers that keep several values (datasetId) per attribute. */
-const multiValueBrokers = ["scorpio", "stellio"];
 
 /**
  * The workspace rules that need other records: the server-set data-model version, the tenant only
@@ -112,12 +109,12 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
         if (input.multiValued === true) {
           const workspace = (await records.requireWorkspace(workspaceId!)).data;
           const broker = await brokerOf(workspace.hasService);
-          if (!multiValueBrokers.includes(String(broker?.implementationName))) {
+          if (!multiValuedBrokers.includes(String(broker?.implementationName))) {
             throw invalid([
               {
                 path: "multiValued",
                 message:
-                  "needs a context broker that keeps several values per attribute (Scorpio or Stellio)",
+                  "needs a context broker that keeps several values per attribute (Scorpio, Stellio or the embedded broker)",
               },
             ]);
           }

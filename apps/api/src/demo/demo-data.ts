@@ -34,8 +34,8 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
     port,
     multiTenancyEnabled: true,
     paginationMaxLimit: 1000,
-    implementationName: "orion-ld",
-    implementationVersion: "1.8",
+    implementationName: "orrery",
+    implementationVersion: "0.1",
   });
   const idm = await records.create(identityManagers, {
     name: "Keyrock (example)",

@@ -1,10 +1,14 @@
-import { contextBrokers, properties, services, workspaces, type KindDefinition } from "@orrery/model";
+import {
+  contextBrokers,
+  multiValuedBrokers,
+  properties,
+  services,
+  workspaces,
+  type KindDefinition,
+} from "@orrery/model";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { useItem } from "./queries.ts";
-
-/** Broker implementations that keep several values of one attribute (datasetId): spec section 5. */
-export const multiValuedBrokers = ["scorpio", "stellio"];
 
 /**
  * Rules of a workspace-scoped form that depend on other records: the workspace's default data-model

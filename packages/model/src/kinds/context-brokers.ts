@@ -13,7 +13,11 @@ export const contextBrokers = defineKind({
     ...address,
     { name: "multiTenancyEnabled", input: "boolean", default: false },
     { name: "paginationMaxLimit", input: "integer", required: true, min: 1 },
-    ...implementation(["orion-ld", "scorpio", "stellio"]),
+    // "orrery" is the broker embedded in Orrery (packages/broker); the spec's three stay selectable.
+    ...implementation(["orion-ld", "scorpio", "stellio", "orrery"]),
     { name: "customHeaders", input: "headers" },
   ],
 });
+
+/** Implementations that keep several values of one attribute (datasetId): multi-valued properties need one. */
+export const multiValuedBrokers: readonly string[] = ["scorpio", "stellio", "orrery"];

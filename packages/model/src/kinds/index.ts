@@ -1,7 +1,7 @@
 import type { KindDefinition } from "../kind.ts";
 import { authorizationRegistries } from "./authorization-registries.ts";
 import { authorizationRegistryGrants } from "./authorization-registry-grants.ts";
-import { contextBrokers } from "./context-brokers.ts";
+import { contextBrokers, multiValuedBrokers } from "./context-brokers.ts";
 import { dataActions } from "./data-actions.ts";
 import { identityManagerGrants } from "./identity-manager-grants.ts";
 import { identityManagers } from "./identity-managers.ts";
@@ -17,6 +17,7 @@ export {
   authorizationRegistries,
   authorizationRegistryGrants,
   contextBrokers,
+  multiValuedBrokers,
   dataActions,
   identityManagerGrants,
   identityManagers,
