@@ -148,17 +148,9 @@ export class Records {
     input: Data,
     workspaceId?: string,
   ): Promise<{ item: Item; version: number }> {
-    const { data, secrets } = this.split(kind, input, {});
+    const row = this.newRow(kind, input, workspaceId);
+    const { data } = row;
     // Everything the answer shows is known here: no RETURNING to read back and decode.
-    const row = {
-      id: newId(kind),
-      kind: kind.kind,
-      workspaceId,
-      name: String(data.name ?? ""),
-      data,
-      secrets,
-      version: 1,
-    };
     const insert = async (db: Database) => {
       await db.insert(records).values(row);
       return { item: toItem(kind, row), version: row.version };
@@ -172,22 +164,27 @@ export class Records {
     });
   }
 
+  /** The row of a new record: a fresh URN, secrets encrypted, version 1. */
+  private newRow(kind: KindDefinition, input: Data, workspaceId?: string) {
+    const { data, secrets } = this.split(kind, input, {});
+    return {
+      id: newId(kind),
+      kind: kind.kind,
+      workspaceId,
+      name: String(data.name ?? ""),
+      data,
+      secrets,
+      version: 1,
+    };
+  }
+
   /** Creates several records in one transaction: all of them, or none. */
   async createMany(kind: KindDefinition, inputs: Data[], workspaceId?: string): Promise<Item[]> {
     return this.db.transaction(async (tx) => {
       const items: Item[] = [];
       for (const input of inputs) {
-        const { data, secrets } = this.split(kind, input, {});
-        await this.checkReferences(tx, kind, data, workspaceId);
-        const row = {
-          id: newId(kind),
-          kind: kind.kind,
-          workspaceId,
-          name: String(data.name ?? ""),
-          data,
-          secrets,
-          version: 1,
-        };
+        const row = this.newRow(kind, input, workspaceId);
+        await this.checkReferences(tx, kind, row.data, workspaceId);
         await tx.insert(records).values(row);
         items.push(toItem(kind, row));
       }
