@@ -10,6 +10,8 @@ const fixed = {
   "callbacks.authentication": "/callbacks/authentication",
   workspace: "/workspace/:workspaceId",
   "tools.authorizationRegistries.home": "/tools/authorization-registries",
+  // Import from Smart Data Models into a type (spec section 2); its static last segment ranks above properties.show.
+  "properties.import": "/workspace/:workspaceId/types/:typeId/properties/import",
 } as const;
 
 /** Where a kind's pages live in the console. */

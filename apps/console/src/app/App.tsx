@@ -3,7 +3,7 @@ import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { allKinds, types, workspaces, type KindDefinition } from "@orrery/model";
+import { allKinds, properties, types, workspaces, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
@@ -11,7 +11,9 @@ import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../session.ts";
+import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
 import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
+import { ImportPropertiesLink } from "../workspaces/ImportProperties.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";
@@ -20,6 +22,10 @@ const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx")
 // The workspace view carries the chart (@xyflow/react): loaded when a workspace opens.
 const WorkspaceView = lazy(() =>
   import("../workspaces/WorkspaceView.tsx").then((m) => ({ default: m.WorkspaceView })),
+);
+// The import screen is reached from a type: loaded when it opens.
+const ImportProperties = lazy(() =>
+  import("../workspaces/ImportProperties.tsx").then((m) => ({ default: m.ImportProperties })),
 );
 // Forms carry react-hook-form and the zod schemas: loaded when a form opens, not on the first screen.
 const FormPage = lazy(() => import("../resources/FormPage.tsx").then((m) => ({ default: m.FormPage })));
@@ -68,7 +74,10 @@ function NotFound() {
   return <Alert variant="warning">{t("common.notFound")}</Alert>;
 }
 
-/** The generic pages of a kind, with what is its own (the types' Generate button and context file link). */
+/**
+ * The generic pages of a kind, with what is its own: the types' Auto-discover and Generate buttons,
+ * a type's context file link and its properties' Import button.
+ */
 function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "edit") {
   const { routeName } = kind;
   if (action === "index")
@@ -79,14 +88,23 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
     );
   if (action === "show")
     return (
-      <ShowPage kind={kind} extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined} />
+      <ShowPage
+        kind={kind}
+        extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined}
+        childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
+      />
     );
   return <FormPage kind={kind} action={action} />;
 }
 
 function TypesGenerate() {
   const { workspaceId = "" } = useParams();
-  return <GenerateDataModel workspaceId={workspaceId} />;
+  return (
+    <>
+      <AutoDiscover workspaceId={workspaceId} />
+      <GenerateDataModel workspaceId={workspaceId} />
+    </>
+  );
 }
 
 export function App() {
@@ -100,6 +118,7 @@ export function App() {
           <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
           <Route path={routePaths.workspace} element={<WorkspaceView />} />
           <Route path={routePaths["tools.authorizationRegistries.home"]} element={<RegistryTool />} />
+          <Route path={routePaths["properties.import"]} element={<ImportProperties />} />
           {allKinds.flatMap((kind) =>
             (["index", "create", "show", "edit"] as const)
               .filter((action) => routePaths[`${kind.routeName}.${action}`])

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Button, Modal } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
@@ -9,6 +10,8 @@ export function MessageDialog(props: {
   detail?: string;
   onClose: () => void;
   button?: string;
+  /** More content below the message (what an auto-discover added). */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -21,6 +24,7 @@ export function MessageDialog(props: {
       <Modal.Body>
         <p className="mb-0">{props.message}</p>
         {props.detail && <p className="mt-2 mb-0 text-body-secondary">{props.detail}</p>}
+        {props.children}
       </Modal.Body>
       <Modal.Footer>
         <Button onClick={props.onClose} autoFocus>

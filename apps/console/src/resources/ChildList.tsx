@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Alert, Card, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -28,15 +29,20 @@ export function fullName(kind: KindDefinition, item: Item, all: readonly Item[])
   return names.join(".");
 }
 
-/** The records of `child` that belong to the shown `parent` item (a type's properties), with an add button. */
+/**
+ * The records of `child` that belong to the shown `parent` item (a type's properties), with an add
+ * button; `actions` are the kind's own buttons beside it (a type's properties import).
+ */
 export function ChildList({
   parent,
   child,
   parentId,
+  actions,
 }: {
   parent: KindDefinition;
   child: KindDefinition;
   parentId: string;
+  actions?: ReactNode;
 }) {
   const { t } = useTranslation();
   const can = useCan();
@@ -54,16 +60,19 @@ export function ChildList({
     <Card className="mt-3">
       <Card.Header className="d-flex align-items-center justify-content-between gap-2">
         <h2 className="h6 mb-0">{t(`kinds.${child.kind}.many`)}</h2>
-        {can.store(child) && (
-          <Link
-            to={route("create")}
-            className="btn btn-primary btn-sm"
-            aria-label={`${t("common.create")}: ${t(`kinds.${child.kind}.one`)}`}
-            title={t("common.create")}
-          >
-            +
-          </Link>
-        )}
+        <div className="d-flex gap-2">
+          {actions}
+          {can.store(child) && (
+            <Link
+              to={route("create")}
+              className="btn btn-primary btn-sm"
+              aria-label={`${t("common.create")}: ${t(`kinds.${child.kind}.one`)}`}
+              title={t("common.create")}
+            >
+              +
+            </Link>
+          )}
+        </div>
       </Card.Header>
       <Card.Body>
         {list.isSuccess && rows.length === 0 ? (

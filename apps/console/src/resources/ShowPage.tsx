@@ -17,9 +17,19 @@ import { useDelete, useItem, type Item } from "./queries.ts";
 /**
  * The show page of any kind: breadcrumb through the parents, edit and delete as permitted, the
  * fields that are set, then the lists of records that live inside this one (a type's properties).
- * `extra` is the kind's own content (a type's context file link). After a delete, the parent page.
+ * `extra` is the kind's own content (a type's context file link), `childActions` its own buttons
+ * on a child list. After a delete, the parent page.
  */
-export function ShowPage({ kind, extra }: { kind: KindDefinition; extra?: (item: Item) => ReactNode }) {
+export function ShowPage({
+  kind,
+  extra,
+  childActions,
+}: {
+  kind: KindDefinition;
+  extra?: (item: Item) => ReactNode;
+  /** Buttons of the kind's own beside a child list's add button, by child kind (a type's properties import). */
+  childActions?: Record<string, ReactNode>;
+}) {
   const { t } = useTranslation();
   const { id = "", route } = usePlace(kind);
   const crumbs = useParentCrumbs(kind);
@@ -93,7 +103,15 @@ export function ShowPage({ kind, extra }: { kind: KindDefinition; extra?: (item:
         </Card.Body>
       </Card>
       {data &&
-        children.map((child) => <ChildList key={child.kind} parent={kind} child={child} parentId={id} />)}
+        children.map((child) => (
+          <ChildList
+            key={child.kind}
+            parent={kind}
+            child={child}
+            parentId={id}
+            actions={childActions?.[child.kind]}
+          />
+        ))}
       <ConfirmDialog
         show={confirming}
         message={t("operations.confirmDelete", { this: k("this") })}

@@ -9,6 +9,7 @@ import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useItem, useList } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
 import { groupColours } from "./chartModel.ts";
+import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 
 const DataModelChart = lazy(() => import("./DataModelChart.tsx"));
@@ -108,6 +109,7 @@ export function WorkspaceView() {
                     {t("kinds.types.many")}
                   </Link>
                 )}
+                <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />
               </div>
