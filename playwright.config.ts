@@ -38,7 +38,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    // PROXY_ALLOW_PRIVATE_NETWORKS: e2e/data-model.spec.ts imports from a fake Smart Data Models host on 127.0.0.1.
+    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", PROXY_ALLOW_PRIVATE_NETWORKS: "true" },
     stdout: "ignore",
     stderr: "pipe",
   },

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ShowPage } from "../src/resources/ShowPage.tsx";
 import { routePaths } from "../src/routes.ts";
-import { ImportProperties, ImportPropertiesLink } from "../src/workspaces/ImportProperties.tsx";
+import { ImportProperties } from "../src/workspaces/ImportProperties.tsx";
+import { ImportPropertiesLink } from "../src/workspaces/ImportPropertiesLink.tsx";
 import { types as typeKind, properties as propertyKind } from "@orrery/model";
 import {
   admin,

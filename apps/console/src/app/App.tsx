@@ -13,7 +13,7 @@ import { routePaths } from "../routes.ts";
 import { useSession } from "../session.ts";
 import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
 import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
-import { ImportPropertiesLink } from "../workspaces/ImportProperties.tsx";
+import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";

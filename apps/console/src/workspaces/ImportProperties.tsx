@@ -11,7 +11,7 @@ import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useParentCrumbs } from "../resources/place.ts";
 import { recordKeys, useItem, useList } from "../resources/queries.ts";
-import { kindRoute, routeTo } from "../routes.ts";
+import { kindRoute } from "../routes.ts";
 
 /** One property of a Smart Data Models model, as the API's proxy reads it. */
 export interface Candidate {
@@ -27,22 +27,6 @@ interface Model {
   typeName: string;
   description?: string;
   properties: Candidate[];
-}
-
-/** On types.show, beside the properties' add button: shown with the import permission. */
-export function ImportPropertiesLink() {
-  const { t } = useTranslation();
-  const can = useCan();
-  const { workspaceId = "", typeId = "" } = useParams();
-  if (!can.can("POST", `/workspace/${workspaceId}/properties/import`)) return null;
-  return (
-    <Link
-      to={routeTo("properties.import", { workspaceId, typeId })}
-      className="btn btn-outline-primary btn-sm"
-    >
-      {t("properties.import")}
-    </Link>
-  );
 }
 
 /** The server's errors ("properties.2.name") by the name of the property they concern. */
