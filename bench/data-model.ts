@@ -1,0 +1,483 @@
+/**
+ * bench/data-model (issue 6, "Figures"): what the data-model features cost, on PGlite (and
+ * generation also on PostgreSQL, on a throwaway local server, when its binaries are installed).
+ * 1. Generate for a model of 200 types x 30 properties, over real HTTP: median of 5 generations,
+ *    each after a change (a type's description) that makes the model outdated. Goal under 500 ms.
+ * 2. The chart's first render with those 200 types (one Relationship per type to the next type, so
+ *    200 edges) in Chromium: from navigation start to 200 nodes in the page, in a fresh browser
+ *    context (signed in, empty cache) each time. Median of 5. Goal under 1 s.
+ * 3. Auto-discover over 50 types x 10,000 entities stored in the embedded broker (one run). Goal
+ *    under 10 s.
+ * Prints a table and writes bench/results/data-model.json. Run: `npx tsx bench/data-model.ts`
+ * (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist as it is).
+ * Environment: BENCH_DRIVERS (default "pglite,postgresql": PostgreSQL only for generation),
+ * BENCH_TIME_LIMIT_SECONDS (default 900), CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+import { execSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { buildApp } from "../apps/api/src/app.ts";
+import { loadPolicy } from "../apps/api/src/auth/policy.ts";
+import { loadConfig } from "../apps/api/src/config.ts";
+import { startApi, type RunningApi } from "./lib/api.ts";
+import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
+import { packageVersion, table } from "./lib/report.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const TYPES = 200;
+const PROPERTIES_PER_TYPE = 30;
+const DISCOVER_TYPES = 50;
+const ENTITIES = 10_000;
+const UPSERT_BATCH = 500;
+const RUNS = 5;
+const GOALS = { generateMs: 500, chartMs: 1000, autoDiscoverS: 10 };
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
+const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");
+const load = () => Math.round(loadavg()[0]! * 100) / 100;
+const LOAD_BEFORE = load();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (n: number) => Math.round(n * 10) / 10;
+const log = (...args: unknown[]) => console.error(...args);
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+interface App extends RunningApi {
+  base: string;
+  port: number;
+}
+
+/**
+ * The real app (API, console, embedded broker, dev identity manager) on a known loopback port with
+ * PUBLIC_URL set, so that the broker can fetch the workspace's published context from it.
+ */
+async function startAppOnKnownPort(fresh: Fresh): Promise<App> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig(
+    { DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base },
+    ["--no-demo"],
+  );
+  const { app, sessions } = await buildApp(config, fresh.storage, { logStream: process.stderr });
+  const close = onCleanup(() => app.close());
+  await app.listen({ host: "127.0.0.1", port });
+  const { token } = await sessions.create({
+    subject: "bench",
+    username: "bench",
+    provider: "bench",
+    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  return {
+    base,
+    port,
+    close,
+    async call(method, path, expect, body) {
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== expect)
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+      return text;
+    },
+  };
+}
+
+const json = async <T = { id: string }>(p: Promise<string>) => JSON.parse(await p) as T;
+
+/** A context broker record for the embedded broker, its service and a new workspace. */
+async function workspaceOn(api: RunningApi, port: number, label: string): Promise<string> {
+  const broker = await json(
+    api.call("POST", "/api/context-brokers", 201, {
+      name: `Embedded ${label}`,
+      scheme: "http",
+      host: "127.0.0.1",
+      port,
+      paginationMaxLimit: 1000,
+      implementationName: "orrery",
+      implementationVersion: "1",
+    }),
+  );
+  const service = await json(
+    api.call("POST", "/api/services", 201, { name: `Service ${label}`, hasContextBroker: broker.id }),
+  );
+  const workspace = await json(
+    api.call("POST", "/api/workspaces", 201, {
+      name: `Workspace ${label}`,
+      dataModelName: `bench-${label}-${Math.random().toString(36).slice(2, 8)}`,
+      hasService: service.id,
+    }),
+  );
+  return workspace.id;
+}
+
+const valueTypes = ["String", "Number", "Boolean", "Object", "Array"];
+
+/**
+ * 200 types; per type 29 properties through the import route (one request per type) and one
+ * Relationship to the next type (so that the chart draws 200 edges). Returns the type ids.
+ */
+async function buildModel(api: RunningApi, ws: string): Promise<string[]> {
+  const base = `/api/workspace/${ws}`;
+  const ids: string[] = [];
+  const start = performance.now();
+  for (let t = 0; t < TYPES; t++) {
+    const type = await json(
+      api.call("POST", `${base}/types`, 201, { name: `Type${String(t).padStart(3, "0")}` }),
+    );
+    ids.push(type.id);
+  }
+  for (let t = 0; t < TYPES; t++) {
+    const props = Array.from({ length: PROPERTIES_PER_TYPE - 1 }, (_, p) => ({
+      name: `t${t}p${p}`,
+      ngsiLdType: "Property",
+      propertyNgsiLdValueType: valueTypes[p % valueTypes.length]!,
+    }));
+    await api.call("POST", `${base}/properties/import`, 201, { typeId: ids[t], properties: props });
+    await api.call("POST", `${base}/properties`, 201, {
+      name: `t${t}refNext`,
+      hasType: ids[t],
+      ngsiLdType: "Relationship",
+      relationshipType: ids[(t + 1) % TYPES],
+    });
+    if ((t + 1) % 50 === 0)
+      log(`  ${t + 1}/${TYPES} types' properties (${Math.round(performance.now() - start)} ms)`);
+  }
+  return ids;
+}
+
+/** Median of RUNS generations, each after a change to a type that makes the model outdated. */
+async function timeGenerate(api: RunningApi, ws: string, typeIds: string[]): Promise<number[]> {
+  const base = `/api/workspace/${ws}`;
+  await api.call("POST", `${base}/data-model/generate`, 200, {}); // warm-up, not counted
+  const runs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const id = typeIds[run]!;
+    const { id: _id, ...type } = await json<Record<string, unknown>>(
+      api.call("GET", `${base}/types/${id}`, 200),
+    );
+    await api.call("PUT", `${base}/types/${id}`, 200, { ...type, description: `changed ${run}` });
+    const workspace = await json<{ dataModelUpToDate: boolean }>(
+      api.call("GET", `/api/workspaces/${ws}`, 200),
+    );
+    if (workspace.dataModelUpToDate) throw new Error("the model is not outdated after a change");
+    const start = performance.now();
+    await api.call("POST", `${base}/data-model/generate`, 200, {});
+    runs.push(performance.now() - start);
+  }
+  return runs;
+}
+
+async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  onCleanup(() => browser.close());
+  return browser;
+}
+
+/**
+ * Signs in once at the dev identity manager, then opens /workspace/{ws} RUNS times, each in a fresh
+ * context holding only the session (empty HTTP cache; the session is put back in sessionStorage): time from navigation start to 200 nodes.
+ */
+async function timeChart(browser: Browser, base: string, ws: string) {
+  const login = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await login.newPage();
+  await page.goto(`${base}/workspaces`);
+  await page.getByRole("link", { name: "Continue" }).click();
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill("admin");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/workspaces"));
+  // The console keeps its session in sessionStorage (per tab): each fresh context gets it back
+  // from an init script, before the console's own scripts run.
+  const session = await page.evaluate(() => sessionStorage.getItem("orrery.session"));
+  if (!session) throw new Error("no session after signing in");
+  await login.close();
+
+  const runs: number[] = [];
+  const outer: number[] = [];
+  let edges = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript((value) => sessionStorage.setItem("orrery.session", value), session);
+    const tab = await context.newPage();
+    const start = performance.now();
+    await tab.goto(`${base}/workspace/${ws}`, { waitUntil: "commit" });
+    const handle = await tab.waitForFunction(
+      (count) => (document.querySelectorAll(".react-flow__node").length >= count ? performance.now() : false),
+      TYPES,
+      { polling: "raf", timeout: 60_000 },
+    );
+    runs.push((await handle.jsonValue()) as number);
+    outer.push(performance.now() - start);
+    edges = await tab.locator(".react-flow__edge").count();
+    await context.close();
+  }
+  return { runs, outer, edges };
+}
+
+/** 10,000 entities over 50 types, upserted into the embedded broker in batches. */
+async function fillBroker(base: string): Promise<number> {
+  const start = performance.now();
+  const entity = (i: number) => {
+    const t = i % DISCOVER_TYPES;
+    const type = `Thing${String(t).padStart(2, "0")}`;
+    const next = `Thing${String((t + 1) % DISCOVER_TYPES).padStart(2, "0")}`;
+    return {
+      id: `urn:ngsi-ld:${type}:${i}`,
+      type,
+      name: { type: "Property", value: `Entity ${i}` },
+      [`measure${t}`]: { type: "Property", value: i * 0.5 },
+      active: { type: "Property", value: i % 2 === 0 },
+      tags: { type: "Property", value: ["a", "b"] },
+      location: { type: "GeoProperty", value: { type: "Point", coordinates: [2 + t / 100, 48 + i / 1e5] } },
+      refNext: { type: "Relationship", object: `urn:ngsi-ld:${next}:${i + 1}` },
+    };
+  };
+  for (let from = 0; from < ENTITIES; from += UPSERT_BATCH) {
+    const batch = Array.from({ length: Math.min(UPSERT_BATCH, ENTITIES - from) }, (_, k) => entity(from + k));
+    const res = await fetch(`${base}/ngsi-ld/v1/entityOperations/upsert`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(batch),
+    });
+    const text = await res.text();
+    if (res.status !== 201 && res.status !== 204)
+      throw new Error(`upsert: ${res.status} ${text.slice(0, 300)}`);
+  }
+  return performance.now() - start;
+}
+
+interface Result {
+  generate: Record<string, { medianMs: number; runsMs: number[]; setupS: number } | { error: string }>;
+  chart?: { medianMs: number; runsMs: number[]; outerMedianMs: number; outerRunsMs: number[]; edges: number };
+  autoDiscover?: {
+    seconds: number;
+    typesAdded: number;
+    propertiesAdded: number;
+    skipped: number;
+    brokerFillS: number;
+  };
+  errors: string[];
+}
+
+async function main(): Promise<number> {
+  const result: Result = { generate: {}, errors: [] };
+  if (!process.env.BENCH_SKIP_BUILD) {
+    log("building the console...");
+    execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
+  }
+
+  // PGlite: one app for the three figures.
+  log("[pglite] starting the app...");
+  const fresh = await pgliteDriver().fresh();
+  const app = await startAppOnKnownPort(fresh);
+  try {
+    const ws = await workspaceOn(app, app.port, "model");
+    log(`[pglite] ${TYPES} types x ${PROPERTIES_PER_TYPE} properties...`);
+    const setupStart = performance.now();
+    const typeIds = await buildModel(app, ws);
+    const setupS = round((performance.now() - setupStart) / 1000);
+    log(`[pglite] generate x ${RUNS}...`);
+    const runs = await timeGenerate(app, ws, typeIds);
+    result.generate.pglite = { medianMs: round(median(runs)), runsMs: runs.map(round), setupS };
+
+    log("[pglite] chart in Chromium...");
+    try {
+      const browser = await launchBrowser();
+      const chart = await timeChart(browser, app.base, ws);
+      result.chart = {
+        medianMs: round(median(chart.runs)),
+        runsMs: chart.runs.map(round),
+        outerMedianMs: round(median(chart.outer)),
+        outerRunsMs: chart.outer.map(round),
+        edges: chart.edges,
+      };
+      await browser.close();
+    } catch (error) {
+      result.errors.push(`chart: ${error instanceof Error ? error.message : String(error)}`);
+      log(error);
+    }
+
+    log(`[pglite] ${ENTITIES} entities over ${DISCOVER_TYPES} types into the embedded broker...`);
+    const fillMs = await fillBroker(app.base);
+    const discoverWs = await workspaceOn(app, app.port, "discover");
+    await app.call("POST", `/api/workspace/${discoverWs}/data-model/generate`, 200, {});
+    log("[pglite] auto-discover...");
+    const start = performance.now();
+    const report = await json<{ types: string[]; properties: unknown[]; skipped: unknown[] }>(
+      app.call("POST", `/api/workspace/${discoverWs}/data-model/auto-discover`, 200, {}),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    result.autoDiscover = {
+      seconds: Math.round(seconds * 100) / 100,
+      typesAdded: report.types.length,
+      propertiesAdded: report.properties.length,
+      skipped: report.skipped.length,
+      brokerFillS: round(fillMs / 1000),
+    };
+  } catch (error) {
+    result.errors.push(`pglite: ${error instanceof Error ? error.message : String(error)}`);
+    log(error);
+  } finally {
+    await app.close();
+    await fresh.dispose();
+  }
+
+  if (DRIVERS.includes("postgresql")) {
+    try {
+      log("[postgresql] throwaway server, generate...");
+      const driver = await postgresDriver();
+      const db = await driver.fresh();
+      const api = await startApi(db.storage, db.dataDir);
+      try {
+        const ws = await workspaceOn(api, 9, "model"); // generation never calls the broker
+        const setupStart = performance.now();
+        const typeIds = await buildModel(api, ws);
+        const setupS = round((performance.now() - setupStart) / 1000);
+        const runs = await timeGenerate(api, ws, typeIds);
+        result.generate.postgresql = { medianMs: round(median(runs)), runsMs: runs.map(round), setupS };
+      } finally {
+        await api.close();
+        await db.dispose();
+        await driver.close();
+      }
+    } catch (error) {
+      result.generate.postgresql = { error: error instanceof Error ? error.message : String(error) };
+      log(error);
+    }
+  }
+
+  if (exiting) return 2;
+  const gen = (d: string) => {
+    const g = result.generate[d];
+    return g && "medianMs" in g ? g : undefined;
+  };
+  const goals = {
+    generateUnder500Ms: gen("pglite") ? gen("pglite")!.medianMs < GOALS.generateMs : null,
+    generateUnder500MsOnPostgresql: gen("postgresql") ? gen("postgresql")!.medianMs < GOALS.generateMs : null,
+    chartUnder1s: result.chart ? result.chart.medianMs < GOALS.chartMs : null,
+    autoDiscoverUnder10s: result.autoDiscover ? result.autoDiscover.seconds < GOALS.autoDiscoverS : null,
+  };
+  const yes = (ok: boolean | null) => (ok === null ? "-" : ok ? "met" : "NOT met");
+  const rows = [
+    [
+      `Generate, ${TYPES} types x ${PROPERTIES_PER_TYPE} props (PGlite)`,
+      gen("pglite") ? `${gen("pglite")!.medianMs} ms` : "failed",
+      `< ${GOALS.generateMs} ms`,
+      yes(goals.generateUnder500Ms),
+      gen("pglite")?.runsMs.join(", ") ?? "",
+    ],
+    [
+      `Generate, ${TYPES} types x ${PROPERTIES_PER_TYPE} props (PostgreSQL)`,
+      gen("postgresql") ? `${gen("postgresql")!.medianMs} ms` : "-",
+      `< ${GOALS.generateMs} ms`,
+      yes(goals.generateUnder500MsOnPostgresql),
+      gen("postgresql")?.runsMs.join(", ") ?? "",
+    ],
+    [
+      `Chart first render, ${TYPES} nodes (Chromium)`,
+      result.chart ? `${result.chart.medianMs} ms` : "failed",
+      `< ${GOALS.chartMs} ms`,
+      yes(goals.chartUnder1s),
+      result.chart?.runsMs.join(", ") ?? "",
+    ],
+    [
+      `Auto-discover, ${DISCOVER_TYPES} types x ${ENTITIES} entities`,
+      result.autoDiscover ? `${result.autoDiscover.seconds} s` : "failed",
+      `< ${GOALS.autoDiscoverS} s`,
+      yes(goals.autoDiscoverUnder10s),
+      result.autoDiscover
+        ? `${result.autoDiscover.typesAdded} types, ${result.autoDiscover.propertiesAdded} properties added`
+        : "",
+    ],
+  ];
+  console.log(`\nOrrery data model, median of ${RUNS} (auto-discover: one run), node ${process.version}\n`);
+  console.log(table(["", "figure", "goal", "", "runs"], rows));
+  for (const e of result.errors) console.log(`\nfailed: ${e}`);
+  const allGoalsMet = Object.values(goals).every((g) => g === true);
+  const report = {
+    benchmark: "data-model",
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+    loadAverage: { before: LOAD_BEFORE, after: load() },
+    versions: Object.fromEntries(
+      ["@electric-sql/pglite", "pg", "fastify", "@xyflow/react", "playwright-core"].map((p) => [
+        p,
+        packageVersion(p),
+      ]),
+    ),
+    settings: {
+      types: TYPES,
+      propertiesPerType: PROPERTIES_PER_TYPE,
+      discoverTypes: DISCOVER_TYPES,
+      entities: ENTITIES,
+      upsertBatch: UPSERT_BATCH,
+      runs: RUNS,
+      chartTiming:
+        "page performance.now() (from navigation start) when 200 .react-flow__node are in the DOM; fresh context with the session in sessionStorage, empty HTTP cache; outer = Node time around goto + wait",
+    },
+    goals: GOALS,
+    goalsMet: goals,
+    allGoalsMet,
+    ...result,
+  };
+  mkdirSync(join(root, "bench/results"), { recursive: true });
+  const out = join(root, "bench/results/data-model.json");
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  console.log(`\nGoals ${allGoalsMet ? "met" : "NOT all met"}. Written: ${out}`);
+  return result.errors.length ? 1 : 0;
+}
+
+let exiting = false;
+async function finish(code: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  setTimeout(() => process.exit(code || 2), 60_000).unref();
+  await cleanupAll();
+  process.exit(code);
+}
+
+setTimeout(() => {
+  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
+  void finish(2);
+}, TIME_LIMIT_S * 1000).unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
+process.on("uncaughtException", (error) => {
+  console.error("uncaught:", error);
+  void finish(1);
+});
+
+main().then(finish, async (error: unknown) => {
+  console.error(error);
+  await finish(1);
+});
