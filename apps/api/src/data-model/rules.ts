@@ -33,18 +33,16 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
       ]);
     }
     // One term, one IRI: the generated @context maps each name to a single URL.
-    for (const kind of [types, properties]) {
-      const clash = (await records.list(kind, workspaceId)).find(
-        (r) => r.id !== id && r.name === input.name && r.url !== input.url,
-      );
-      if (clash) {
-        throw invalid([
-          {
-            path: "url",
-            message: `a type or a property named ${String(input.name)} already uses the URL ${String(clash.url ?? "(none)")}`,
-          },
-        ]);
-      }
+    const clash = (await records.findByName([types, properties], workspaceId, String(input.name))).find(
+      (r) => r.id !== id && r.url !== input.url,
+    );
+    if (clash) {
+      throw invalid([
+        {
+          path: "url",
+          message: `a type or a property named ${String(input.name)} already uses the URL ${String(clash.url ?? "(none)")}`,
+        },
+      ]);
     }
   }
 

@@ -75,6 +75,25 @@ export class Records {
     return `[${rows.map((r) => r.item).join(",")}]`;
   }
 
+  /** Records of these kinds in a workspace with exactly this name (the list index finds them by lower(name)). */
+  async findByName(kinds: readonly KindDefinition[], workspaceId: string, name: string): Promise<Item[]> {
+    const rows = await this.db
+      .select({ id: records.id, data: records.data })
+      .from(records)
+      .where(
+        and(
+          inArray(
+            records.kind,
+            kinds.map((k) => k.kind),
+          ),
+          eq(records.workspaceId, workspaceId),
+          sql`lower(${records.name}) = lower(${name})`,
+          eq(records.name, name),
+        ),
+      );
+    return rows.map((r) => ({ id: r.id, ...r.data }));
+  }
+
   /** For operations that span several tables in one transaction (data-model generation). */
   get database(): Database {
     return this.db;
