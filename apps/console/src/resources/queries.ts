@@ -27,13 +27,14 @@ export const itemQuery = (kind: KindDefinition, id: string, workspaceId?: string
   queryFn: () => call<Item>(itemPath(kind, id, workspaceId)),
 });
 
+export const listQuery = (kind: KindDefinition, workspaceId?: string) => ({
+  queryKey: recordKeys.list(kind.kind, workspaceId),
+  queryFn: () => get<Item[]>(apiPath(kind, workspaceId)),
+});
+
 export function useList(kind: KindDefinition, enabled = true, workspaceId?: string) {
   const scope = useScope(kind, workspaceId);
-  return useQuery({
-    queryKey: recordKeys.list(kind.kind, scope),
-    queryFn: () => get<Item[]>(apiPath(kind, scope)),
-    enabled: enabled && (kind.scope !== "workspace" || !!scope),
-  });
+  return useQuery({ ...listQuery(kind, scope), enabled: enabled && (kind.scope !== "workspace" || !!scope) });
 }
 
 export function useItem(kind: KindDefinition, id: string | undefined, enabled = true, workspaceId?: string) {
