@@ -115,7 +115,9 @@ describe("property form", () => {
     await settled(client);
     await waitFor(() => expect(field("Multi-valued")).toBeDisabled());
     expect(
-      screen.getByText(/need a Scorpio, Stellio or embedded \(Orrery\) broker; this workspace's broker, Main broker, is Orion-LD/),
+      screen.getByText(
+        /need a Scorpio, Stellio or embedded \(Orrery\) broker; this workspace's broker, Main broker, is Orion-LD/,
+      ),
     ).toBeInTheDocument();
   });
 

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { TopBar } from "../src/app/TopBar.tsx";
-import { closeWorkspace } from "../src/workspaces/openWorkspaces.ts";
+import { workspaces as workspaceKind } from "@orrery/model";
+import { ShowPage } from "../src/resources/ShowPage.tsx";
+import { closeWorkspace, openWorkspace } from "../src/workspaces/openWorkspaces.ts";
 import { WorkspacesPage } from "../src/workspaces/WorkspacesPage.tsx";
 import { allow, currentPath, mockApi, renderAt, settled } from "./support.tsx";
 
@@ -91,5 +93,30 @@ describe("workspaces list", () => {
     const { client } = renderAt("/workspaces", "/workspaces", <WorkspacesPage />);
     await settled(client);
     expect(screen.getByText("There is no workspace.")).toBeInTheDocument();
+  });
+});
+
+describe("deleting a workspace", () => {
+  it("removes it from the bar of open workspaces", async () => {
+    openWorkspace({ id: "ws1", name: "Alpha" });
+    mockApi({
+      "GET /workspaces/ws1": { body: workspaces[0] },
+      "GET /services": { body: [{ id: "s1", name: "Demo service" }] },
+      "DELETE /workspaces/ws1": { status: 204 },
+    });
+    const { user, client } = renderAt(
+      "/workspaces/ws1",
+      "/workspaces/:workspaceId",
+      <>
+        <TopBar />
+        <ShowPage kind={workspaceKind} />
+      </>,
+    );
+    await settled(client);
+    expect(within(secondBar()!).getByRole("link", { name: "Alpha" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Delete" }));
+    await user.click(await screen.findByRole("button", { name: "Yes" }));
+    // The page leaves for the list (unmounting this bar): what the bar shows next is the stored list.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem("orrery.openWorkspaces")!)).toEqual([]));
   });
 });

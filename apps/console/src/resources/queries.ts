@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { apiPath, itemPath, type KindDefinition } from "@orrery/model";
 import { call, get } from "../api.ts";
+import { closeWorkspace } from "../workspaces/openWorkspaces.ts";
 
 export interface Item {
   id: string;
@@ -76,6 +77,8 @@ export function useDelete(kind: KindDefinition) {
     mutationFn: (id: string) => call<unknown>(itemPath(kind, id, scope), { method: "DELETE" }),
     onSuccess: async (_r, id) => {
       client.removeQueries({ queryKey: recordKeys.item(kind.kind, id, scope) });
+      // A deleted workspace leaves the bar of open workspaces too.
+      if (kind.kind === "workspaces") closeWorkspace(id);
       await afterChange(client, kind);
     },
   });
