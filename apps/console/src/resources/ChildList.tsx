@@ -1,13 +1,12 @@
 import type { ReactNode } from "react";
-import { Alert, Card, Table } from "react-bootstrap";
-import { Link } from "react-router";
+import { Alert, Card } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
-import type { Field, KindDefinition } from "@orrery/model";
+import type { KindDefinition } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
-import { FieldValue } from "./FieldValue.tsx";
 import { usePlace } from "./place.ts";
 import { useList, type Item } from "./queries.ts";
+import { CreateButton, RecordTable } from "./RecordTable.tsx";
 
 /** The reference of a kind to itself (a property of a property): it nests records inside one another. */
 export const selfReference = (kind: KindDefinition) =>
@@ -62,16 +61,7 @@ export function ChildList({
         <h2 className="h6 mb-0">{t(`kinds.${child.kind}.many`)}</h2>
         <div className="d-flex gap-2">
           {actions}
-          {can.store(child) && (
-            <Link
-              to={route("create")}
-              className="btn btn-primary btn-sm"
-              aria-label={`${t("common.create")}: ${t(`kinds.${child.kind}.one`)}`}
-              title={t("common.create")}
-            >
-              +
-            </Link>
-          )}
+          {can.store(child) && <CreateButton kind={child} to={route("create")} />}
         </div>
       </Card.Header>
       <Card.Body>
@@ -80,34 +70,7 @@ export function ChildList({
             {t(`kinds.${child.kind}.none`)}
           </Alert>
         ) : (
-          <Table hover responsive className="mb-0 align-middle">
-            <thead>
-              <tr>
-                <th scope="col">{t("fields.name")}</th>
-                {child.columns.map((c) => (
-                  <th scope="col" key={c}>
-                    {t(`fields.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ item, name }) => (
-                <tr key={item.id}>
-                  <td className="text-break">
-                    <Link to={route("show", item.id)}>{name}</Link>
-                  </td>
-                  {child.columns.map((c) => (
-                    <td key={c}>
-                      {item[c] !== undefined && (
-                        <FieldValue field={child.fields.find((f) => f.name === c) as Field} value={item[c]} />
-                      )}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <RecordTable kind={child} rows={rows} showPath={(id) => route("show", id)} />
         )}
       </Card.Body>
     </Card>

@@ -1,0 +1,103 @@
+import type { ReactNode } from "react";
+import { Table } from "react-bootstrap";
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Field, KindDefinition } from "@orrery/model";
+import { FieldValue } from "./FieldValue.tsx";
+import type { Item } from "./queries.ts";
+
+/** A column drawn by the page rather than by the field's type (the workspace's version link). */
+export type Cells = Record<string, (item: Item) => ReactNode>;
+
+function Cell({
+  kind,
+  column,
+  item,
+  cells,
+}: {
+  kind: KindDefinition;
+  column: string;
+  item: Item;
+  cells?: Cells;
+}) {
+  const { t } = useTranslation();
+  if (cells?.[column]) return <>{cells[column](item)}</>;
+  if (column === "implementation") {
+    const name = item.implementationName
+      ? t(`options.implementationName.${String(item.implementationName)}`)
+      : "";
+    return <>{`${name} ${String(item.implementationVersion ?? "")}`.trim()}</>;
+  }
+  const field = kind.fields.find((f) => f.name === column) as Field;
+  return item[column] === undefined ? null : <FieldValue field={field} value={item[column]} />;
+}
+
+/** The '+' of a list: only rendered by callers with store permission. */
+export function CreateButton({ kind, to }: { kind: KindDefinition; to: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={to}
+      className="btn btn-primary btn-sm"
+      aria-label={`${t("common.create")}: ${t(`kinds.${kind.kind}.one`)}`}
+      title={t("common.create")}
+    >
+      +
+    </Link>
+  );
+}
+
+/**
+ * The table of a list of records: name (a link to the show page, or a full name such as
+ * "address.streetAddress") then the kind's columns; `leading` is a first column without header text
+ * (the workspaces' open/close toggle) and `cells` draw some columns their own way.
+ */
+export function RecordTable({
+  kind,
+  rows,
+  showPath,
+  leading,
+  cells,
+}: {
+  kind: KindDefinition;
+  rows: Array<{ item: Item; name?: string }>;
+  showPath: (id: string) => string;
+  leading?: { label: string; cell: (item: Item) => ReactNode };
+  cells?: Cells;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table hover responsive className="mb-0 align-middle">
+      <thead>
+        <tr>
+          {leading && (
+            <th scope="col">
+              <span className="visually-hidden">{leading.label}</span>
+            </th>
+          )}
+          <th scope="col">{t("fields.name")}</th>
+          {kind.columns.map((c) => (
+            <th scope="col" key={c}>
+              {t(`fields.${c}`)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ item, name }) => (
+          <tr key={item.id}>
+            {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
+            <td className="text-break">
+              <Link to={showPath(item.id)}>{name ?? item.name}</Link>
+            </td>
+            {kind.columns.map((c) => (
+              <td key={c}>
+                <Cell kind={kind} column={c} item={item} cells={cells} />
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
