@@ -17,6 +17,7 @@ import { contextBrokers } from "@orrery/model";
 import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { openStorage } from "../apps/api/src/storage/database.ts";
+import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const BROKERS = 1_000;
@@ -28,18 +29,7 @@ const port = 3390;
 const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }, ["--no-demo"]);
 const storage = await openStorage(config);
 const { app, records } = await buildApp(config, storage);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions);
 
 try {
   await app.listen({ port, host: "127.0.0.1" });

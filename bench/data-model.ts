@@ -26,6 +26,7 @@ import { startApi, type RunningApi } from "./lib/api.ts";
 import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
 import { packageVersion, table } from "./lib/report.ts";
+import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const TYPES = 200;
@@ -186,18 +187,7 @@ async function timeGenerate(api: RunningApi, ws: string, typeIds: string[]): Pro
 }
 
 async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   onCleanup(() => browser.close());
   return browser;
 }
