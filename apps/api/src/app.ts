@@ -1,6 +1,6 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance } from "fastify";
-import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import { ngsiLdBroker } from "@orrery/broker";
 import { allKinds, type KindDefinition } from "@orrery/model";
 import { registerGuard } from "./auth/guard.ts";
@@ -67,7 +67,6 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   // Zod schemas document responses; serialising with JSON.stringify keeps lists of thousands fast.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  void serializerCompiler;
   registerProblems(app);
   const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {
