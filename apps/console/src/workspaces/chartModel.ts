@@ -49,10 +49,14 @@ export function chartModel(
   properties: readonly Item[],
   options: { selectedTypeId?: string | null; hiddenGroups?: ReadonlySet<string> } = {},
 ): { nodes: ChartNode[]; edges: ChartEdge[] } {
+  // A size known before the browser lays the node out, so that arrows are drawn at once and end
+  // at the handles' real places (the label is centred in it).
+  const widthOf = (type: Item) =>
+    Math.round(Math.max(90, type.name.length * 9.5 + 32 + (type.icon ? 28 : 0)));
+  // Grid columns as wide as the widest node, so that unplaced nodes never overlap.
+  const column = Math.max(0, ...types.map(widthOf)) + 60;
   const nodes = types.map((type, i): ChartNode => {
-    // A size known before the browser lays the node out, so that arrows are drawn at once and end
-    // at the handles' real places (the label is centred in it).
-    const width = Math.round(Math.max(90, type.name.length * 9.5 + 32 + (type.icon ? 28 : 0)));
+    const width = widthOf(type);
     const saved = type.positionInChart as [number, number] | undefined;
     const group = type.dataModelGroup as string | undefined;
     return {
@@ -60,7 +64,7 @@ export function chartModel(
       type: "dataType",
       position: saved
         ? { x: saved[0], y: saved[1] }
-        : { x: (i % columns) * 200, y: Math.floor(i / columns) * 120 },
+        : { x: (i % columns) * column, y: Math.floor(i / columns) * 120 },
       data: {
         name: type.name,
         icon: type.icon as string | undefined,
