@@ -142,3 +142,24 @@ export async function createSample(
   if (res.status !== 201) throw new Error(`creating ${kind.kind}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
+
+/** A workspace on a new sample service (broker, identity manager and grant included), with a unique data model name. */
+export async function createWorkspace(
+  api: Api,
+  all: readonly KindDefinition[],
+  patch: Record<string, unknown> = {},
+) {
+  const service = await createSample(
+    api,
+    all.find((k) => k.kind === "services")!,
+    all,
+  );
+  const res = await api("POST", "/api/workspaces", {
+    name: "Air",
+    dataModelName: `air-${Math.random().toString(36).slice(2, 8)}`,
+    hasService: service.id,
+    ...patch,
+  });
+  if (res.status !== 201) throw new Error(`creating a workspace: ${res.status} ${JSON.stringify(res.body)}`);
+  return { workspace: res.body, service };
+}

@@ -3,26 +3,16 @@ import { join } from "node:path";
 import jsonld from "jsonld";
 import { describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
-import { createSample } from "../../../test/samples/platform.ts";
+import { createWorkspace } from "../../../test/samples/platform.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 const ctx = useTestApp();
 const api = (...args: Parameters<typeof ctx.api>) => ctx.api(...args);
 
 async function modelledWorkspace() {
-  const service = await createSample(
-    api,
-    platformKinds.find((k) => k.kind === "services")!,
-    platformKinds,
-  );
-  const workspace = (
-    await api("POST", "/api/workspaces", {
-      name: "Air",
-      dataModelName: `air-${Math.random().toString(36).slice(2, 8)}`,
-      hasService: service.id,
-      defaultDataModelUrl: "https://models.example.org/air/",
-    })
-  ).body;
+  const { workspace } = await createWorkspace(api, platformKinds, {
+    defaultDataModelUrl: "https://models.example.org/air/",
+  });
   const base = `/api/workspace/${workspace.id}`;
   const station = (await api("POST", `${base}/types`, { name: "Station", dataModelGroup: "infrastructure" }))
     .body;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { freePort, navigate, submit, type Landing } from "../../../test/fakes/browser.ts";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
+import { atCallback, issued, loginError } from "./support/login.ts";
 
 // The development identity manager, driven over real HTTP as a browser would: the login page,
 // the form post, the callback, and the redirect to the console with the token.
@@ -25,19 +26,6 @@ async function loginPage(): Promise<Landing> {
   return page;
 }
 
-function issued(landing: Landing) {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/callbacks/authentication");
-  const params = landing.url.searchParams;
-  expect(params.get("token_type")).toBe("Bearer");
-  return { token: params.get("token")!, expiresAt: params.get("expires_at")! };
-}
-
-function loginError(landing: Landing): string {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/authentication");
-  expect(landing.url.searchParams.has("token")).toBe(false);
-  return landing.url.searchParams.get("error") ?? "";
-}
-
 /** The permissions config/permissions.yaml gives a role, read independently of the API's loader. */
 function yamlPermissions(role: string) {
   const file = parse(readFileSync(t.config.permissionsFile, "utf8")) as {
@@ -45,8 +33,6 @@ function yamlPermissions(role: string) {
   };
   return file.roles[role]!.map((p) => ({ action: p.action.toUpperCase(), resource: p.resource }));
 }
-
-const atCallback = (url: URL) => url.pathname === "/api/auth/callback";
 
 describe(`dev login over HTTP (${driver})`, () => {
   it("signs the operator in and hands the console a working token", async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, navigate, type Landing } from "../../../test/fakes/browser.ts";
+import { freePort, navigate } from "../../../test/fakes/browser.ts";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
+import { atCallback, issued, loginError } from "./support/login.ts";
 
 // Signing in with FIWARE Keyrock over real HTTP: the API talks to an in-process fake Keyrock
 // exactly as it would to a real one, and the browser follows the redirects by hand.
@@ -98,23 +99,6 @@ afterAll(async () => {
   await t?.close();
   await keyrock?.close();
 });
-
-const atCallback = (url: URL) => url.pathname === "/api/auth/callback";
-
-function issued(landing: Landing) {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/callbacks/authentication");
-  expect(landing.url.searchParams.get("token_type")).toBe("Bearer");
-  return {
-    token: landing.url.searchParams.get("token")!,
-    expiresAt: landing.url.searchParams.get("expires_at")!,
-  };
-}
-
-function loginError(landing: Landing): string {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/authentication");
-  expect(landing.url.searchParams.has("token")).toBe(false);
-  return landing.url.searchParams.get("error") ?? "";
-}
 
 async function signIn(user: string | null, api = base) {
   keyrock.signIn(user);

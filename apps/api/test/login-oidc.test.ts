@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { freePort, navigate, type Landing } from "../../../test/fakes/browser.ts";
+import { freePort, navigate } from "../../../test/fakes/browser.ts";
 import { startFakeOidc, type FakeOidc, type Forgery } from "../../../test/fakes/oidc.ts";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
+import { atCallback, issued, loginError } from "./support/login.ts";
 
 // Signing in with an OpenID Connect provider over real HTTP: the API discovers the fake provider,
 // runs the code flow with PKCE, state and nonce, and maps the roles claim through permissions.yaml.
@@ -51,23 +52,6 @@ afterAll(async () => {
   await t?.close();
   await oidc?.close();
 });
-
-const atCallback = (url: URL) => url.pathname === "/api/auth/callback";
-
-function issued(landing: Landing) {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/callbacks/authentication");
-  expect(landing.url.searchParams.get("token_type")).toBe("Bearer");
-  return {
-    token: landing.url.searchParams.get("token")!,
-    expiresAt: landing.url.searchParams.get("expires_at")!,
-  };
-}
-
-function loginError(landing: Landing): string {
-  expect(landing.url.pathname, landing.hops.join(" -> ")).toBe("/authentication");
-  expect(landing.url.searchParams.has("token")).toBe(false);
-  return landing.url.searchParams.get("error") ?? "";
-}
 
 function signIn(user: string | null, stopAt?: (url: URL) => boolean) {
   oidc.signIn(user);

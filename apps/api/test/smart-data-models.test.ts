@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
 import { startFakeSmartDataModels } from "../../../test/fakes/smart-data-models.ts";
-import { createSample } from "../../../test/samples/platform.ts";
+import { createWorkspace } from "../../../test/samples/platform.ts";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
 
 let t: TestApp;
@@ -18,18 +18,7 @@ afterAll(async () => {
 });
 
 async function typeInWorkspace() {
-  const service = await createSample(
-    api,
-    platformKinds.find((k) => k.kind === "services")!,
-    platformKinds,
-  );
-  const workspace = (
-    await api("POST", "/api/workspaces", {
-      name: "Air",
-      dataModelName: `air-${Math.random().toString(36).slice(2, 8)}`,
-      hasService: service.id,
-    })
-  ).body;
+  const { workspace } = await createWorkspace(api, platformKinds);
   const type = (await api("POST", `/api/workspace/${workspace.id}/types`, { name: "AirQualityObserved" }))
     .body;
   return { workspace, type, base: `/api/workspace/${workspace.id}` };

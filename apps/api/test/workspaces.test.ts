@@ -1,23 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
-import { createSample, samplePayload } from "../../../test/samples/platform.ts";
+import { createWorkspace, samplePayload } from "../../../test/samples/platform.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 const ctx = useTestApp();
 const api = (...args: Parameters<typeof ctx.api>) => ctx.api(...args);
-const kind = (name: string) => platformKinds.find((k) => k.kind === name)!;
 
-async function newWorkspace(patch: Record<string, unknown> = {}) {
-  const service = await createSample(api, kind("services"), platformKinds);
-  const res = await api("POST", "/api/workspaces", {
-    name: "Air",
-    dataModelName: `air-${Math.random().toString(36).slice(2, 8)}`,
-    hasService: service.id,
-    ...patch,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { workspace: res.body, service };
-}
+const newWorkspace = (patch: Record<string, unknown> = {}) => createWorkspace(api, platformKinds, patch);
 
 const property = (hasType: string, patch: Record<string, unknown> = {}) => ({
   name: "temperature",
