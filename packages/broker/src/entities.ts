@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isUri, parseAttribute, parseEntity } from "./attributes.ts";
 import type { Broker } from "./broker.ts";
 import type { StoredEntity } from "./model.ts";
@@ -25,6 +25,15 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const id = (params as { entityId: string }).entityId;
     if (!isUri(id)) throw badRequest(`entity id ${JSON.stringify(id)} is not a URI`);
     return id;
+  };
+
+  /** The body of a request on one entity; an id in it, if any, must be that entity's. */
+  const entityBody = async (request: FastifyRequest, id: string, mode: "full" | "fragment") => {
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
+    const parsed = parseEntity(request.body, ngsi.context, { mode, requireId: false, requireType: false });
+    if (parsed.id !== undefined && parsed.id !== id)
+      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    return { ngsi, parsed };
   };
 
   /** Locks the entity, applies an operation, writes the result; 404 when it does not exist. */
@@ -102,14 +111,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
   app.patch("/entities/:entityId", async (request, reply) => {
     checkParams(request.query as Query, ["type"]);
     const id = entityId(request.params);
-    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, {
-      mode: "fragment",
-      requireId: false,
-      requireType: false,
-    });
-    if (parsed.id !== undefined && parsed.id !== id)
-      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    const { ngsi, parsed } = await entityBody(request, id, "fragment");
     await change(ngsi.tenant, id, (e, now) => mergeEntity(e, parsed, now));
     return reply.code(204).send();
   });
@@ -118,14 +120,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
   app.put("/entities/:entityId", async (request, reply) => {
     checkParams(request.query as Query, []);
     const id = entityId(request.params);
-    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, {
-      mode: "full",
-      requireId: false,
-      requireType: false,
-    });
-    if (parsed.id !== undefined && parsed.id !== id)
-      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    const { ngsi, parsed } = await entityBody(request, id, "full");
     await change(ngsi.tenant, id, (e, now) => ({
       entity: replaceEntity(e, parsed, now),
       updated: [],
@@ -141,14 +136,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const options = listParam(query, "options") ?? [];
     if (options.some((o) => o !== "noOverwrite")) throw badRequest(`unknown option in ${options.join(",")}`);
     const id = entityId(request.params);
-    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseEntity(request.body, ngsi.context, {
-      mode: "full",
-      requireId: false,
-      requireType: false,
-    });
-    if (parsed.id !== undefined && parsed.id !== id)
-      throw badRequest(`the body's id ${parsed.id} differs from ${id}`);
+    const { ngsi, parsed } = await entityBody(request, id, "full");
     const outcome = await change(ngsi.tenant, id, (e, now) =>
       appendAttributes(e, parsed, now, options.includes("noOverwrite")),
     );
