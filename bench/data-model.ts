@@ -20,9 +20,8 @@ import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { buildApp } from "../apps/api/src/app.ts";
-import { loadPolicy } from "../apps/api/src/auth/policy.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
-import { startApi, type RunningApi } from "./lib/api.ts";
+import { adminToken, startApi, type RunningApi } from "./lib/api.ts";
 import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
 import { packageVersion, table } from "./lib/report.ts";
@@ -75,13 +74,7 @@ async function startAppOnKnownPort(fresh: Fresh): Promise<App> {
   const { app, sessions } = await buildApp(config, fresh.storage, { logStream: process.stderr });
   const close = onCleanup(() => app.close());
   await app.listen({ host: "127.0.0.1", port });
-  const { token } = await sessions.create({
-    subject: "bench",
-    username: "bench",
-    provider: "bench",
-    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
-    expiresAt: new Date(Date.now() + 3600_000),
-  });
+  const token = await adminToken(sessions, config);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   return {
     base,

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../../apps/api/src/app.ts";
 import { loadPolicy } from "../../apps/api/src/auth/policy.ts";
-import { loadConfig } from "../../apps/api/src/config.ts";
+import type { Sessions } from "../../apps/api/src/auth/sessions.ts";
+import { loadConfig, type Config } from "../../apps/api/src/config.ts";
 import type { Storage } from "../../apps/api/src/storage/database.ts";
 import { onCleanup } from "./cleanup.ts";
 
@@ -22,13 +23,7 @@ export async function startApi(storage: Storage, dataDir: string): Promise<Runni
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
-  const { token } = await sessions.create({
-    subject: "bench",
-    username: "bench",
-    provider: "bench",
-    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
-    expiresAt: new Date(Date.now() + 3600_000),
-  });
+  const token = await adminToken(sessions, config);
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   return {
     async call(method, path, expect, body) {
@@ -47,4 +42,16 @@ export async function startApi(storage: Storage, dataDir: string): Promise<Runni
     },
     close,
   };
+}
+
+/** A bearer token with the admin role of config/permissions.yaml, for a bench's own calls. */
+export async function adminToken(sessions: Sessions, config: Config): Promise<string> {
+  const { token } = await sessions.create({
+    subject: "bench",
+    username: "bench",
+    provider: "bench",
+    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
+    expiresAt: new Date(Date.now() + 3600_000),
+  });
+  return token;
 }
