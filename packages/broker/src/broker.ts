@@ -6,6 +6,8 @@ import { registerEntityRoutes } from "./entities.ts";
 import { NgsiLdError, invalidRequest } from "./problems.ts";
 import { registerQueryRoutes } from "./query.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
+import { SubscriptionStore } from "./subscription-store.ts";
+import { registerSubscriptionRoutes } from "./subscriptions.ts";
 
 export interface BrokerOptions {
   /** The host's Drizzle database (PGlite or node-postgres), with brokerMigrations applied. */
@@ -25,6 +27,9 @@ export interface BrokerOptions {
 /** What the route modules share. */
 export interface Broker {
   store: EntityStore;
+  subscriptions: SubscriptionStore;
+  /** Called after a subscription is created, changed or deleted (wakes the delivery worker). */
+  onSubscriptionChange(): void;
   contexts: ContextResolver;
   pageSizeCap: number;
   defaultLimit: number;
@@ -43,6 +48,8 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   const bodyLimit = options.bodyLimit ?? 1024 * 1024;
   const broker: Broker = {
     store: new EntityStore(options.db),
+    subscriptions: new SubscriptionStore(options.db),
+    onSubscriptionChange: () => {},
     contexts: new ContextResolver({
       timeoutMs: options.contextTimeoutMs ?? 5000,
       localContexts: options.localContexts,
@@ -89,6 +96,7 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   registerQueryRoutes(app, broker);
   registerBatchRoutes(app, broker);
   registerDiscoveryRoutes(app, broker);
+  registerSubscriptionRoutes(app, broker);
 
   const noOperation = (method: string, url: string) =>
     new NgsiLdError("ResourceNotFound", `no NGSI-LD operation ${method} ${url.split("?")[0]} in this broker`);

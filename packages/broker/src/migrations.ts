@@ -8,10 +8,13 @@
  *   attributes in expanded normalized form (model.ts). GIN indexes serve type selection (`types &&`,
  *   `types @>`) and q terms translated to jsonpath (`attrs @? ...`, query-sql.ts).
  *
- * Temporal (next slice): every attribute instance already carries createdAt/modifiedAt (and
- * observedAt when given). The temporal API will add a `broker_attribute_instances` table
- * (tenant, entity_id, attribute, dataset_id, instance_id, observed_at, created_at, modified_at,
- * value jsonb) written in the same transaction as each change to broker_entities.
+ * - broker_subscriptions (0002): one row per subscription; `body` holds its definition with names
+ *   expanded (subscription-model.ts), the other columns what the delivery worker filters on and
+ *   the delivery status it keeps up to date.
+ * - broker_notifications (0002): the outbox. A notification is enqueued in the transaction of the
+ *   entity change that caused it and deleted once delivered or given up (delivery.ts).
+ *
+ * The runner splits each migration on ";": no statement may contain one.
  */
 export const brokerMigrations: Array<{ name: string; sql: string }> = [
   {
@@ -32,6 +35,41 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
       );
       CREATE INDEX broker_entities_types ON broker_entities USING gin (types);
       CREATE INDEX broker_entities_attrs ON broker_entities USING gin (attrs jsonb_path_ops);
+    `,
+  },
+  {
+    name: "broker_0002_subscriptions",
+    sql: `
+      CREATE TABLE broker_subscriptions (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        body jsonb NOT NULL,
+        is_active boolean NOT NULL,
+        expires_at timestamptz,
+        throttling double precision,
+        time_interval double precision,
+        next_periodic_at timestamptz,
+        delivery_status text,
+        times_sent integer NOT NULL DEFAULT 0,
+        times_failed integer NOT NULL DEFAULT 0,
+        last_notification timestamptz,
+        last_success timestamptz,
+        last_failure timestamptz,
+        created_at timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, id)
+      );
+      CREATE TABLE broker_notifications (
+        id bigserial PRIMARY KEY,
+        tenant text NOT NULL,
+        subscription_id text NOT NULL,
+        payload jsonb NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX broker_notifications_due ON broker_notifications (next_attempt_at, id);
+      CREATE INDEX broker_notifications_subscription ON broker_notifications (tenant, subscription_id)
     `,
   },
 ];

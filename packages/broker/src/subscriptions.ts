@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { isUri } from "./attributes.ts";
+import type { Broker } from "./broker.ts";
+import { boolParam, checkParams, intParam, stringParam, type Query } from "./params.ts";
+import { NgsiLdError, badRequest, notFound } from "./problems.ts";
+import { ngsiRequest, sendJson } from "./request.ts";
+import {
+  mergeFragment,
+  parseSubscription,
+  renderDefinition,
+  renderSubscription,
+  type StoredSubscription,
+} from "./subscription-model.ts";
+
+/** Subscription routes (ETSI GS CIM 009 v1.8, 5.8.1-5.8.5; HTTP binding 6.10, 6.11). */
+export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker): void {
+  const { subscriptions, contexts } = broker;
+
+  const subscriptionId = (params: unknown): string => {
+    const id = (params as { subscriptionId: string }).subscriptionId;
+    if (!isUri(id)) throw badRequest(`subscription id ${JSON.stringify(id)} is not a URI`);
+    return id;
+  };
+  const location = (id: string) =>
+    `${broker.prefix}/subscriptions/${encodeURIComponent(id).replaceAll("%3A", ":")}`;
+  const sysAttrsOf = (query: Query) => {
+    const options = stringParam(query, "options")?.split(",") ?? [];
+    for (const o of options) if (o !== "sysAttrs") throw badRequest(`unknown option ${o}`);
+    return options.includes("sysAttrs");
+  };
+
+  app.post("/subscriptions", async (request, reply) => {
+    checkParams(request.query as Query, []);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
+    const parsed = parseSubscription(request.body, ngsi.context);
+    const subscription: StoredSubscription = {
+      ...parsed,
+      id: parsed.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`,
+      context: ngsi.context.value,
+    };
+    await broker.store.ensureTenant(ngsi.tenant);
+    if (!(await subscriptions.insert(ngsi.tenant, subscription, new Date().toISOString())))
+      throw new NgsiLdError("AlreadyExists", `subscription ${subscription.id} already exists`);
+    broker.onSubscriptionChange();
+    return reply.code(201).header("location", location(subscription.id)).send();
+  });
+
+  app.get("/subscriptions", async (request, reply) => {
+    const query = request.query as Query;
+    checkParams(query, ["limit", "offset", "count", "options", "local"]);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
+    const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
+    const offset = intParam(query, "offset", 0) ?? 0;
+    const count = boolParam(query, "count");
+    if (limit > broker.pageSizeCap)
+      throw new NgsiLdError(
+        "TooManyResults",
+        `limit ${limit} is above the maximum page size ${broker.pageSizeCap}`,
+      );
+    if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
+    const sysAttrs = sysAttrsOf(query);
+    if (!(await broker.store.tenantExists(ngsi.tenant)))
+      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    if (count) reply.header("NGSILD-Results-Count", String(await subscriptions.count(ngsi.tenant)));
+    const rows = limit === 0 ? [] : await subscriptions.list(ngsi.tenant, limit, offset);
+    return sendJson(
+      reply,
+      ngsi,
+      rows.map((r) => renderSubscription(r.subscription, r.delivery, ngsi.context, sysAttrs ? r : undefined)),
+    );
+  });
+
+  app.get("/subscriptions/:subscriptionId", async (request, reply) => {
+    const query = request.query as Query;
+    checkParams(query, ["options"]);
+    const id = subscriptionId(request.params);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
+    const sysAttrs = sysAttrsOf(query);
+    const row = await subscriptions.get(ngsi.tenant, id);
+    if (!row) throw notFound(`subscription ${id} does not exist`);
+    return sendJson(
+      reply,
+      ngsi,
+      renderSubscription(row.subscription, row.delivery, ngsi.context, sysAttrs ? row : undefined),
+    );
+  });
+
+  app.patch("/subscriptions/:subscriptionId", async (request, reply) => {
+    checkParams(request.query as Query, []);
+    const id = subscriptionId(request.params);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
+    const row = await subscriptions.get(ngsi.tenant, id);
+    if (!row) throw notFound(`subscription ${id} does not exist`);
+    const fragment = request.body as Record<string, unknown>;
+    // The current definition is compacted with this request's context, merged, and read back with it.
+    const merged = mergeFragment(renderDefinition(row.subscription, ngsi.context), fragment);
+    // Only a new expiresAt must lie in the future: an expired subscription can still be edited.
+    const keptExpiry = "expiresAt" in fragment ? undefined : merged.expiresAt;
+    delete merged.expiresAt;
+    if ("expiresAt" in fragment && fragment.expiresAt !== null) merged.expiresAt = fragment.expiresAt;
+    const parsed = parseSubscription(merged, ngsi.context);
+    const next: StoredSubscription = { ...parsed, id, context: row.subscription.context };
+    if (keptExpiry !== undefined) next.expiresAt = keptExpiry as string;
+    if (!("q" in fragment) && row.subscription.q !== undefined) {
+      next.q = row.subscription.q; // q keeps the names it was written with
+      next.qPaths = row.subscription.qPaths;
+    }
+    if (!(await subscriptions.update(ngsi.tenant, next, new Date().toISOString())))
+      throw notFound(`subscription ${id} does not exist`);
+    broker.onSubscriptionChange();
+    return reply.code(204).send();
+  });
+
+  app.delete("/subscriptions/:subscriptionId", async (request, reply) => {
+    checkParams(request.query as Query, []);
+    const id = subscriptionId(request.params);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
+    if (!(await subscriptions.remove(ngsi.tenant, id))) throw notFound(`subscription ${id} does not exist`);
+    broker.onSubscriptionChange();
+    return reply.code(204).send();
+  });
+}
