@@ -1,2 +1,26 @@
-export { NgsiLdClient, NgsiLdError, type ClientOptions, type Entity } from "./client.ts";
+export {
+  NgsiLdClient,
+  NgsiLdError,
+  parseContentRange,
+  type BatchResult,
+  type ClientOptions,
+  type ContentRange,
+  type Entity,
+  type EntityQuery,
+  type GeoQuery,
+  type NewSubscription,
+  type ProblemDetails,
+  type Subscription,
+  type TemporalParams,
+  type TemporalQuery,
+} from "./client.ts";
 export { profileOf, profiles, type BrokerProfile } from "./profiles.ts";
+export {
+  entityToRow,
+  geometryProblem,
+  isUri,
+  parseNumber,
+  rowToEntity,
+  type ColumnSpec,
+  type RowResult,
+} from "./csv.ts";
