@@ -14,11 +14,16 @@ import { Sessions } from "./auth/sessions.ts";
 import { createCipher, loadKey } from "./cipher.ts";
 import type { Config } from "./config.ts";
 import { registerConsole } from "./console.ts";
+import { registerEntityRoutes } from "./context-data/entities-routes.ts";
+import { registerImportExportRoutes } from "./context-data/import-export-routes.ts";
+import { registerSubscriptionRoutes } from "./context-data/subscriptions-routes.ts";
+import { registerTemporalRoutes } from "./context-data/temporal-routes.ts";
 import { registerImportRoutes } from "./data-model/import-routes.ts";
 import { registerDataModelRoutes } from "./data-model/routes.ts";
 import { workspaceHooks } from "./data-model/rules.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
+import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
 import { registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -109,7 +114,12 @@ export async function buildApp(
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
+  registerEntityRoutes(app, records, config);
+  registerImportExportRoutes(app, records, config);
+  registerSubscriptionRoutes(app, records, config);
+  registerTemporalRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app);
+  registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });

@@ -29,6 +29,10 @@ export interface Config {
     adminPassword: string;
   };
   oidc: { issuer: string; clientId: string; clientSecret: string; rolesClaim: string; scope: string };
+  /** Tile URL template of the console's map; empty: no tiles (nothing fetched, as in tests). */
+  mapTileUrl: string;
+  /** A Google service account for the Sheets proxy; without it the proxy answers 501. */
+  googleSheets?: { keyFile: string; sheetsUrl: string; tokenUrl?: string };
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -81,5 +85,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       rolesClaim: env.OIDC_ROLES_CLAIM ?? "roles",
       scope: env.OIDC_SCOPE ?? "openid profile email",
     },
+    mapTileUrl: env.MAP_TILE_URL ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+    googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
+      ? {
+          keyFile: resolve(baseDir, env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE),
+          sheetsUrl: (env.GOOGLE_SHEETS_URL ?? "https://sheets.googleapis.com").replace(/\/$/, ""),
+          tokenUrl: env.GOOGLE_TOKEN_URL || undefined,
+        }
+      : undefined,
   };
 }

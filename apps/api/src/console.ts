@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
+import { serviceAccountEmail } from "./proxies/google-sheets.ts";
 
 const distDir = resolve(import.meta.dirname, "../../console/dist");
 
@@ -20,6 +21,9 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
     async () => ({
       trustModule: config.trustModule,
       authProvider: config.authProvider,
+      dataModelsUrl: config.dataModelsUrl,
+      mapTileUrl: config.mapTileUrl,
+      googleSheets: config.googleSheets ? { serviceAccountEmail: serviceAccountEmail(config) } : null,
     }),
   );
   if (!existsSync(distDir)) {

@@ -4,11 +4,10 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { properties, types, workspaces } from "@orrery/model";
 import type { Config } from "../config.ts";
-import { NgsiLdError } from "@orrery/ngsi-ld";
-import { notFound, Problem } from "../problems.ts";
+import { notFound } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import { autoDiscover } from "./auto-discover.ts";
-import { workspaceBroker } from "./broker-access.ts";
+import { viaBroker, workspaceBroker, workspaceContextUrl } from "../context-data/broker-access.ts";
 import type { Records } from "../resources/records.ts";
 import { dataModelVersions } from "../storage/schema.ts";
 import { buildContexts } from "./contexts.ts";
@@ -95,23 +94,10 @@ export function registerDataModelRoutes(
     async (request) => {
       const { workspaceId } = request.params;
       const workspace = await records.requireWorkspace(workspaceId);
-      const version = Number(workspace.data.dataModelVersion ?? 0);
-      const context = version > 0 ? contextUrl(String(workspace.data.dataModelName), version) : undefined;
-      try {
-        return await autoDiscover(
-          records,
-          hooks,
-          workspaceId,
-          await workspaceBroker(records, workspace, context),
-        );
-      } catch (err) {
-        if (err instanceof NgsiLdError)
-          throw new Problem(502, "The context broker failed", err.message, {
-            brokerStatus: err.status,
-            brokerProblem: err.problem,
-          });
-        throw err;
-      }
+      const context = workspaceContextUrl(config, workspace);
+      return viaBroker(async () =>
+        autoDiscover(records, hooks, workspaceId, await workspaceBroker(records, workspace, context)),
+      );
     },
   );
 

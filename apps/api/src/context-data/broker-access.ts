@@ -1,0 +1,216 @@
+import {
+  contextBrokers,
+  identityManagerGrants,
+  identityManagers,
+  services,
+  temporalServices,
+} from "@orrery/model";
+import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
+import type { Config } from "../config.ts";
+import { Problem } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+
+type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
+
+/** scheme://host:port[path] of a connection record (broker, identity manager, Mintaka). */
+export const address = (d: Record<string, unknown>) =>
+  `${String(d.scheme)}://${String(d.host)}:${String(d.port)}${String(d.path ?? "")}`;
+
+/** The workspace's published @context, or none before the first generation. */
+export function workspaceContextUrl(config: Config, workspace: Row, typeName?: string): string | undefined {
+  const version = Number(workspace.data.dataModelVersion ?? 0);
+  if (version < 1) return undefined;
+  return `${config.dataModelsUrl}/${String(workspace.data.dataModelName)}/${version}/${typeName ? `${typeName}/` : ""}context.jsonld`;
+}
+
+/** Tokens by grant (and grant version, so an edited grant gets a new token), kept until shortly before expiry. */
+const tokens = new Map<string, { token: string; expiresAt: number }>();
+
+/** An OAuth 2.0 token from an identity manager grant (Keyrock contract: Basic client auth, form body), cached until expiry. */
+async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): Promise<string> {
+  const idm = await records.find(identityManagers, String(idmId));
+  const grantRow = await records.find(identityManagerGrants, String(grantId));
+  if (!idm || !grantRow)
+    throw new Problem(409, "Incomplete service", "The identity manager or its grant no longer exists.");
+  const key = `${grantRow.id}@${grantRow.version}@${idm.id}@${idm.version}`;
+  const cached = tokens.get(key);
+  if (cached && cached.expiresAt > Date.now()) return cached.token;
+  const grant = grantRow.data;
+  const secret = (await records.secret(identityManagerGrants, grantRow.id, "clientSecret")) ?? "";
+  const form = new URLSearchParams({ grant_type: String(grant.grantType) });
+  if (grant.grantType === "password") {
+    form.set("username", String(grant.username));
+    form.set("password", (await records.secret(identityManagerGrants, grantRow.id, "password")) ?? "");
+  }
+  const name = String(idm.data.name);
+  let response: Response;
+  try {
+    response = await fetch(`${address(idm.data)}${String(idm.data.oauth2TokenPath)}`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${String(grant.clientId)}:${secret}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: form,
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (err) {
+    throw new Problem(
+      502,
+      "Bad gateway",
+      `The identity manager ${name} could not be reached: ${(err as Error).message}`,
+    );
+  }
+  const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
+  if (!response.ok || !body.access_token)
+    throw new Problem(
+      502,
+      "Bad gateway",
+      `The identity manager ${name} refused the grant (${response.status}).`,
+    );
+  // Renew 30 s early; a token without expires_in is kept for 5 minutes.
+  const lifetime = Math.max(0, (Number(body.expires_in) || 300) - 30) * 1000;
+  tokens.set(key, { token: body.access_token, expiresAt: Date.now() + lifetime });
+  return body.access_token;
+}
+
+/** The workspace's service, its context broker, and the tenant when the broker is multi-tenant. */
+async function connection(records: Records, workspace: Row) {
+  const service = await records.find(services, String(workspace.data.hasService));
+  const broker = service && (await records.find(contextBrokers, String(service.data.hasContextBroker)));
+  if (!service || !broker)
+    throw new Problem(
+      409,
+      "Incomplete workspace",
+      "The workspace's service or context broker no longer exists.",
+    );
+  const tenant =
+    broker.data.multiTenancyEnabled === true
+      ? (workspace.data.contextBrokerTenant as string | undefined)
+      : undefined;
+  return { service, broker, tenant };
+}
+
+export interface BrokerCallOptions {
+  /** The workspace's @context URL (workspaceContextUrl). */
+  context?: string;
+  /** The console's `Gateway-Authorization` header (the workspace's SIOP 2 token), forwarded on entity calls. */
+  gatewayAuthorization?: string;
+}
+
+/**
+ * The NGSI-LD client for a workspace's broker: its address, profile, custom headers, the tenant
+ * when the broker is multi-tenant, the workspace's @context, the service's OAuth 2.0 token and,
+ * when the console holds one, the SIOP 2 token as `Gateway-Authorization`.
+ */
+export async function workspaceBroker(
+  records: Records,
+  workspace: Row,
+  contextOrOptions: string | undefined | BrokerCallOptions,
+): Promise<NgsiLdClient> {
+  const options: BrokerCallOptions =
+    typeof contextOrOptions === "object" ? contextOrOptions : { context: contextOrOptions };
+  const { service, broker, tenant } = await connection(records, workspace);
+  let bearer: string | undefined;
+  if (service.data.authorizationRequired === true) {
+    if (service.data.authorizationMode === "oauth2") {
+      bearer = await oauth2Token(
+        records,
+        service.data.hasIdentityManager,
+        service.data.hasIdentityManagerGrant,
+      );
+    } else if (!options.gatewayAuthorization) {
+      throw new Problem(
+        409,
+        "Verifiable-credential login needed",
+        "This service uses SIOP 2: open the workspace with a verifiable-credential login first.",
+      );
+    }
+  }
+  return new NgsiLdClient({
+    baseUrl: address(broker.data),
+    implementationName: String(broker.data.implementationName),
+    label: String(broker.data.name),
+    tenant,
+    customHeaders: broker.data.customHeaders as Record<string, string> | undefined,
+    context: options.context,
+    bearer,
+    pageSize: Number(broker.data.paginationMaxLimit) || undefined,
+    ...(options.gatewayAuthorization
+      ? { extraHeaders: { "Gateway-Authorization": options.gatewayAuthorization } }
+      : {}),
+  });
+}
+
+/**
+ * The client for a temporal service of the workspace: the broker's own temporal API (type ngsi-ld)
+ * or a Mintaka (its own address, tenant, and its own identity manager grant; no broker custom headers).
+ */
+export async function temporalBroker(
+  records: Records,
+  workspace: Row,
+  temporalServiceId: string,
+  context: string | undefined,
+): Promise<NgsiLdClient> {
+  const listed = (workspace.data.temporalServices as string[] | undefined) ?? [];
+  const temporal = listed.includes(temporalServiceId)
+    ? await records.find(temporalServices, temporalServiceId)
+    : undefined;
+  if (!temporal)
+    throw new Problem(404, "Not found", `The workspace has no temporal service ${temporalServiceId}.`);
+  if (temporal.data.temporalServiceType !== "mintaka")
+    return workspaceBroker(records, workspace, { context });
+  const { broker, tenant } = await connection(records, workspace);
+  const d = temporal.data;
+  return new NgsiLdClient({
+    baseUrl: address(d),
+    implementationName: String(broker.data.implementationName),
+    label: String(d.name),
+    tenant,
+    context,
+    temporalBaseUrl: address(d),
+    temporalBearer:
+      d.authorizationRequired === true
+        ? await oauth2Token(records, d.hasIdentityManager, d.hasIdentityManagerGrant)
+        : undefined,
+  });
+}
+
+/**
+ * A broker's failure as an API problem: the user's own mistakes keep their status (400 bad data,
+ * 404 unknown entity, 409 already exists); anything else is the broker's fault, 502. The broker's
+ * problem details travel along.
+ */
+export function brokerProblem(err: unknown): unknown {
+  if (!(err instanceof NgsiLdError)) return err;
+  const status = [400, 404, 409].includes(err.status) ? err.status : 502;
+  const title =
+    status === 502
+      ? "The context broker failed"
+      : status === 404
+        ? "Not found"
+        : "The context broker refused";
+  return new Problem(status, title, err.message, { brokerStatus: err.status, brokerProblem: err.problem });
+}
+
+/**
+ * A list read that finds nothing: a tenant the broker has never written to answers 404
+ * (NonexistentTenant in the embedded broker and Orion-LD), which for a list means "empty".
+ */
+export async function listOrEmpty<T>(run: () => Promise<T>, empty: T): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof NgsiLdError && err.status === 404) return empty;
+    throw err;
+  }
+}
+
+/** Runs a broker call and answers its failure as a problem. */
+export async function viaBroker<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw brokerProblem(err);
+  }
+}

@@ -1,0 +1,241 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Entity, EntityQuery } from "@orrery/ngsi-ld";
+import type { Config } from "../config.ts";
+import { Problem } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+import { listOrEmpty, viaBroker } from "./broker-access.ts";
+import { completeAttributes, newEntity, updateAttributes } from "./entity-input.ts";
+import { workspaceData } from "./workspace-data.ts";
+
+const workspaceParams = z.object({ workspaceId: z.string() });
+const entityParams = workspaceParams.extend({ entityId: z.string().min(1) });
+const attributeParams = entityParams.extend({ attrName: z.string().min(1) });
+const entity = z.looseObject({ id: z.string(), type: z.union([z.string(), z.array(z.string())]) });
+const anyBody = z.unknown();
+
+const listQuery = z.object({
+  type: z.string().optional(),
+  q: z.string().optional(),
+  idPattern: z.string().optional(),
+  attrs: z.string().optional().describe("comma-separated attribute names"),
+  limit: z.coerce.number().int().min(1).max(1000).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  count: z.enum(["true", "false"]).optional(),
+  search: z.string().optional().describe("case-insensitive part of the id or of the name"),
+});
+
+/**
+ * A regular expression matching a text anywhere, ignoring case, written with character classes
+ * ([bB]) because brokers differ on `(?i)` (POSIX in PostgreSQL, Java in Scorpio, none in JS).
+ */
+const containing = (text: string) =>
+  `.*${[...text]
+    .map((c) =>
+      c.toLowerCase() !== c.toUpperCase()
+        ? `[${c.toLowerCase()}${c.toUpperCase()}]`
+        : /[.*+?^${}()|[\]\\"]/.test(c)
+          ? `\\${c}`
+          : c,
+    )
+    .join("")}.*`;
+
+/**
+ * The workspace's entities, proxied to its broker through the one NGSI-LD client: tenant,
+ * @context, custom headers and tokens applied; ids, datasetIds and observedAt completed from the
+ * data model; the broker's failures answered as problems (broker-access.ts).
+ */
+export function registerEntityRoutes(app: FastifyInstance, records: Records, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["entities"];
+
+  api.get(
+    "/api/workspace/:workspaceId/entities",
+    {
+      schema: {
+        tags,
+        summary: "One page of the workspace's entities (X-Total-Count with count=true)",
+        params: workspaceParams,
+        querystring: listQuery,
+        response: { 200: z.array(entity) },
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.params;
+      const { search, attrs, count, ...rest } = request.query;
+      const data = await workspaceData(records, config, workspaceId, request);
+      const query: EntityQuery = { ...rest, ...(attrs ? { attrs: attrs.split(",").filter(Boolean) } : {}) };
+      const client = await viaBroker(() => data.broker());
+      return viaBroker(async () => {
+        if (search) {
+          // NGSI-LD cannot say "id or name" in one query: two pages, merged.
+          const none = { entities: [] };
+          const [byId, byName] = await Promise.all([
+            listOrEmpty(() => client.queryEntities({ ...query, idPattern: containing(search) }), none),
+            listOrEmpty(() => client.queryEntities({ ...query, q: `name~="${containing(search)}"` }), none),
+          ]);
+          const seen = new Set<string>();
+          return [...byId.entities, ...byName.entities]
+            .filter((e) => !seen.has(e.id) && seen.add(e.id))
+            .slice(0, query.limit);
+        }
+        const page = await listOrEmpty(() => client.queryEntities({ ...query, count: count === "true" }), {
+          entities: [],
+          count: count === "true" ? 0 : undefined,
+        });
+        if (page.count !== undefined) reply.header("x-total-count", String(page.count));
+        return page.entities;
+      });
+    },
+  );
+
+  api.get(
+    "/api/workspace/:workspaceId/entities/:entityId",
+    { schema: { tags, summary: "One entity", params: entityParams, response: { 200: entity } } },
+    async (request) => {
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      return viaBroker(async () => (await data.broker()).getEntity(request.params.entityId));
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/entities",
+    {
+      schema: {
+        tags,
+        summary: "Create an entity (id generated from the type when empty)",
+        params: workspaceParams,
+        body: anyBody,
+        response: { 201: entity },
+      },
+    },
+    async (request, reply) => {
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      const created = newEntity(request.body, data.model);
+      const stored = await viaBroker(async () => {
+        const client = await data.broker();
+        await client.createEntity(created);
+        return client.getEntity(created.id);
+      });
+      return reply.code(201).send(stored);
+    },
+  );
+
+  api.put(
+    "/api/workspace/:workspaceId/entities/:entityId",
+    {
+      schema: {
+        tags,
+        summary: "Replace all attributes of an entity",
+        params: entityParams,
+        body: anyBody,
+        response: { 200: entity },
+      },
+    },
+    async (request) => {
+      const { entityId } = request.params;
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      return viaBroker(async () => {
+        const client = await data.broker();
+        const current = await client.getEntity(entityId);
+        const typeName = [current.type].flat()[0]!;
+        await client.replaceEntity({
+          id: entityId,
+          type: current.type,
+          ...updateAttributes(request.body, data.model(typeName)),
+        });
+        return client.getEntity(entityId);
+      });
+    },
+  );
+
+  api.delete(
+    "/api/workspace/:workspaceId/entities/:entityId",
+    { schema: { tags, summary: "Delete an entity", params: entityParams } },
+    async (request, reply) => {
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      await viaBroker(async () => (await data.broker()).deleteEntity(request.params.entityId));
+      return reply.code(204).send();
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/entities/:entityId/attrs",
+    {
+      schema: {
+        tags,
+        summary: "Add attributes (or values of a multi-valued attribute)",
+        params: entityParams,
+        body: anyBody,
+        response: { 200: entity },
+      },
+    },
+    async (request) => {
+      const { entityId } = request.params;
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      return viaBroker(async () => {
+        const client = await data.broker();
+        const current = await client.getEntity(entityId);
+        const model = data.model([current.type].flat()[0]!);
+        const added = updateAttributes(request.body, model);
+        const clash = Object.keys(added).filter(
+          (name) => current[name] !== undefined && !Array.isArray(added[name]),
+        );
+        if (clash.length)
+          throw new Problem(409, "Conflict", `The entity already has ${clash.join(", ")}: edit it instead.`);
+        await client.appendAttributes(entityId, added);
+        return client.getEntity(entityId);
+      });
+    },
+  );
+
+  api.put(
+    "/api/workspace/:workspaceId/entities/:entityId/attrs/:attrName",
+    {
+      schema: {
+        tags,
+        summary: "Replace one attribute (all its values when multi-valued)",
+        params: attributeParams,
+        body: anyBody,
+        response: { 200: entity },
+      },
+    },
+    async (request) => {
+      const { entityId, attrName } = request.params;
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      return viaBroker(async () => {
+        const client = await data.broker();
+        const current: Entity = await client.getEntity(entityId);
+        if (current[attrName] === undefined)
+          throw new Problem(404, "Not found", `The entity ${entityId} has no attribute ${attrName}.`);
+        const model = data.model([current.type].flat()[0]!);
+        const { [attrName]: value } = completeAttributes({ [attrName]: request.body }, model);
+        await client.replaceEntity({ ...current, [attrName]: value });
+        return client.getEntity(entityId);
+      });
+    },
+  );
+
+  api.delete(
+    "/api/workspace/:workspaceId/entities/:entityId/attrs/:attrName",
+    {
+      schema: {
+        tags,
+        summary: "Delete an attribute, or one value of it by datasetId",
+        params: attributeParams,
+        querystring: z.object({ datasetId: z.string().optional() }),
+      },
+    },
+    async (request, reply) => {
+      const { entityId, attrName } = request.params;
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      await viaBroker(async () =>
+        (await data.broker()).deleteAttribute(entityId, attrName, {
+          ...(request.query.datasetId ? { datasetId: request.query.datasetId } : { deleteAll: true }),
+        }),
+      );
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,130 @@
+import Papa from "papaparse";
+import { rowToEntity, type ColumnSpec, type Entity, type NgsiLdClient } from "@orrery/ngsi-ld";
+import type { Item } from "../resources/records.ts";
+
+/**
+ * Entities of one type as a table, in the original's layout (notes/original-app.md 3.6): id, type,
+ * then one column per top-level single-valued property of the type, in data-model order.
+ */
+export function columnsOf(type: Item, propertyList: Item[]): ColumnSpec[] {
+  return propertyList
+    .filter((p) => p.hasType === type.id && !p.hasProperty && p.multiValued !== true)
+    .map((p) => ({
+      name: String(p.name),
+      ngsiLdType: p.ngsiLdType as ColumnSpec["ngsiLdType"],
+      ...(p.propertyNgsiLdValueType
+        ? { valueType: p.propertyNgsiLdValueType as ColumnSpec["valueType"] }
+        : {}),
+    }));
+}
+
+export interface ImportRow {
+  /** Row number as in the file: the header is row 1. */
+  row: number;
+  cells: Record<string, string>;
+}
+
+/** CSV text as rows keyed by header: delimiter and line ends detected, BOM dropped, no casting, blank lines skipped. */
+export function parseCsv(text: string): ImportRow[] {
+  const parsed = Papa.parse<string[]>(text.replace(/^\ufeff/, ""), { header: false, skipEmptyLines: false });
+  const [header = [], ...records] = parsed.data;
+  const names = header.map((h) => h.trim());
+  const rows: ImportRow[] = [];
+  records.forEach((cells, i) => {
+    if (cells.every((c) => c.trim() === "")) return;
+    rows.push({ row: i + 2, cells: Object.fromEntries(names.map((n, j) => [n, cells[j] ?? ""])) });
+  });
+  return rows;
+}
+
+/** Parsed rows (Google Sheets, or a client that parsed the file itself): objects keyed by column. */
+export function jsonRows(body: unknown[]): ImportRow[] {
+  return body.map((cells, i) => ({
+    row: i + 2,
+    cells: Object.fromEntries(
+      Object.entries((cells ?? {}) as Record<string, unknown>).map(([k, v]) => [
+        k.replace(/^\ufeff/, "").trim(),
+        v === null || v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v),
+      ]),
+    ),
+  }));
+}
+
+export interface ImportReport {
+  total: number;
+  created: number;
+  updated: number;
+  rejected: Array<{ row: number; id?: string; reason: string }>;
+  preview?: Array<{ row: number; id: string; action: "create" | "update" }>;
+}
+
+const CHUNK = 500;
+const PREVIEW = 100;
+
+/**
+ * Applies rows to the broker with batch upsert (update mode: attributes not in the file are kept),
+ * a chunk at a time. A bad row is rejected with its reason and the others go on; a row is accepted
+ * only when its type is the selected type. With dryRun nothing is written.
+ */
+export async function importRows(
+  client: NgsiLdClient,
+  typeName: string,
+  columns: ColumnSpec[],
+  rows: ImportRow[],
+  options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Promise<ImportReport> {
+  const report: ImportReport = { total: rows.length, created: 0, updated: 0, rejected: [] };
+  if (options.dryRun) report.preview = [];
+  const firstRowOf = new Map<string, number>();
+  const accepted: Array<{ row: number; entity: Entity }> = [];
+  for (const { row, cells } of rows) {
+    const result = rowToEntity(cells, typeName, columns);
+    if ("reason" in result) {
+      report.rejected.push({ row, ...(cells.id ? { id: cells.id } : {}), reason: result.reason });
+      continue;
+    }
+    const first = firstRowOf.get(result.entity.id);
+    if (first !== undefined) {
+      report.rejected.push({ row, id: result.entity.id, reason: `the id is already on row ${first}` });
+      continue;
+    }
+    firstRowOf.set(result.entity.id, row);
+    accepted.push({ row, entity: result.entity });
+  }
+  let done = rows.length - accepted.length;
+  for (let start = 0; start < accepted.length; start += CHUNK) {
+    const chunk = accepted.slice(start, start + CHUNK);
+    const ids = chunk.map((c) => c.entity.id);
+    const existing = new Set(
+      (await client.queryEntities({ type: typeName, id: ids, limit: chunk.length })).entities.map(
+        (e) => e.id,
+      ),
+    );
+    const failed = new Map<string, string>();
+    if (!options.dryRun) {
+      const result = await client.batchUpsert(
+        chunk.map((c) => c.entity),
+        { mode: "update" },
+      );
+      for (const e of result.errors)
+        failed.set(e.entityId, e.error.detail ?? e.error.title ?? "the broker refused the entity");
+    }
+    for (const { row, entity } of chunk) {
+      const reason = failed.get(entity.id);
+      const action = existing.has(entity.id) ? "update" : "create";
+      if (reason) report.rejected.push({ row, id: entity.id, reason });
+      else if (action === "update") report.updated++;
+      else report.created++;
+      if (report.preview && report.preview.length < PREVIEW)
+        report.preview.push({ row, id: entity.id, action });
+    }
+    done += chunk.length;
+    options.onProgress?.(done, rows.length);
+  }
+  report.rejected.sort((a, b) => a.row - b.row);
+  return report;
+}
+
+/** CSV lines (CRLF, quoted only where needed) of some rows. */
+export const csvLines = (rows: string[][]) =>
+  rows.length ? `${Papa.unparse(rows, { newline: "\r\n", header: false })}\r\n` : "";

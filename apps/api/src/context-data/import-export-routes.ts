@@ -1,0 +1,126 @@
+import { PassThrough, Readable } from "node:stream";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { entityToRow } from "@orrery/ngsi-ld";
+import type { Config } from "../config.ts";
+import { invalid } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+import { brokerProblem, viaBroker } from "./broker-access.ts";
+import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
+import { workspaceData } from "./workspace-data.ts";
+
+const workspaceParams = z.object({ workspaceId: z.string() });
+const importLimit = 64 * 1024 * 1024;
+const report = z.object({
+  total: z.number(),
+  created: z.number(),
+  updated: z.number(),
+  rejected: z.array(z.object({ row: z.number(), id: z.string().optional(), reason: z.string() })),
+  preview: z
+    .array(z.object({ row: z.number(), id: z.string(), action: z.enum(["create", "update"]) }))
+    .optional(),
+});
+
+/** A file name that survives a Content-Disposition header. */
+const fileName = (name: string) => `${name.replace(/["\\/\r\n]/g, "_")}.csv`;
+
+/**
+ * CSV import and export of one type's entities. Import takes the file as is (text/csv) or parsed
+ * rows (JSON) and answers a per-row report, streamed as NDJSON progress lines when asked; export
+ * streams every entity of the type, page by page from the broker.
+ */
+export function registerImportExportRoutes(app: FastifyInstance, records: Records, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  app.addContentTypeParser(
+    ["text/csv", "text/plain"],
+    { parseAs: "string", bodyLimit: importLimit },
+    (_r, body, done) => done(null, body),
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/entities/import",
+    {
+      bodyLimit: importLimit,
+      schema: {
+        tags: ["entities"],
+        summary: "Create or update entities of a type from CSV rows, with a per-row report",
+        description:
+          "Body: the CSV file (text/csv, header row) or an array of objects keyed by column (application/json). " +
+          "With Accept: application/x-ndjson the answer streams {progress} lines, then {report}.",
+        params: workspaceParams,
+        querystring: z.object({ typeId: z.string(), dryRun: z.enum(["true", "false"]).optional() }),
+        body: z.union([z.string(), z.array(z.unknown())]),
+        response: { 200: report },
+      },
+    },
+    async (request, reply) => {
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      const type = data.typeById(request.query.typeId);
+      const body = request.body;
+      const rows: ImportRow[] = typeof body === "string" ? parseCsv(body) : jsonRows(body);
+      if (!rows.length) throw invalid([{ path: "", message: "has no data rows under the header" }]);
+      const client = await viaBroker(() => data.broker());
+      const run = (onProgress?: (done: number, total: number) => void) =>
+        importRows(client, String(type.name), columnsOf(type, data.properties), rows, {
+          dryRun: request.query.dryRun === "true",
+          onProgress,
+        });
+      if (!String(request.headers.accept ?? "").includes("application/x-ndjson"))
+        return viaBroker(() => run());
+      const stream = new PassThrough();
+      const line = (value: unknown) => stream.write(`${JSON.stringify(value)}\n`);
+      run((done, total) => line({ progress: { done, total } }))
+        .then((result) => line({ report: result }))
+        .catch((err: unknown) => {
+          const problem = brokerProblem(err) as { status?: number; title?: string; detail?: string };
+          request.log.warn({ err }, "entity import failed");
+          line({ error: { status: problem.status ?? 500, title: problem.title, detail: problem.detail } });
+        })
+        .finally(() => stream.end());
+      // The 200 schema documents the plain answer; the NDJSON stream carries the same report last.
+      return reply.type("application/x-ndjson").send(stream as never);
+    },
+  );
+
+  api.get(
+    "/api/workspace/:workspaceId/entities/export",
+    {
+      schema: {
+        tags: ["entities"],
+        summary: "Every entity of a type as CSV (or rows for a spreadsheet)",
+        params: workspaceParams,
+        querystring: z.object({
+          typeId: z.string(),
+          bom: z.enum(["true", "false"]).optional(),
+          format: z.enum(["csv", "rows"]).default("csv"),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const data = await workspaceData(records, config, request.params.workspaceId, request);
+      const type = data.typeById(request.query.typeId);
+      const columns = columnsOf(type, data.properties);
+      const header = ["id", "type", ...columns.map((c) => c.name)];
+      const client = await viaBroker(() => data.broker());
+      const pages = client.entityPages({ type: String(type.name) });
+      // The first page before any byte is sent: a broker that fails answers a problem, not half a file.
+      const first = await viaBroker(() => pages.next());
+      if (request.query.format === "rows") {
+        const rows = [header];
+        for (let page = first; !page.done; page = await viaBroker(() => pages.next()))
+          rows.push(...page.value.map((e) => entityToRow(e, columns)));
+        return rows;
+      }
+      async function* csv() {
+        yield `${request.query.bom === "true" ? "\ufeff" : ""}${csvLines([header])}`;
+        for (let page = first; !page.done; page = await pages.next())
+          yield csvLines(page.value.map((e) => entityToRow(e, columns)));
+      }
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${fileName(String(type.name))}"`)
+        .send(Readable.from(csv()));
+    },
+  );
+}

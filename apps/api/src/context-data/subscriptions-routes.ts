@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Config } from "../config.ts";
+import type { Records } from "../resources/records.ts";
+import { listOrEmpty, viaBroker } from "./broker-access.ts";
+import { workspaceData } from "./workspace-data.ts";
+
+const workspaceParams = z.object({ workspaceId: z.string() });
+const subscriptionParams = workspaceParams.extend({ subscriptionId: z.string().min(1) });
+const uri = z.string().regex(/^[a-z][a-z0-9+.-]*:\S+$/i, "must be a URI");
+const text = z.string().trim().min(1);
+
+const entitySelector = z
+  .object({ id: uri.optional(), idPattern: text.optional(), type: text.optional() })
+  .refine((e) => e.id || e.idPattern || e.type, "needs an id, an idPattern or a type");
+
+/** The spec's subscription fields; the broker keeps the status members up to date. */
+const subscriptionInput = z.object({
+  id: uri.optional(),
+  type: z.literal("Subscription").default("Subscription"),
+  subscriptionName: text.optional(),
+  description: text.optional(),
+  entities: z.array(entitySelector).optional(),
+  watchedAttributes: z.array(text).optional(),
+  timeInterval: z.number().int().min(1).optional(),
+  q: text.optional(),
+  geoQ: z
+    .object({
+      geometry: z.enum(["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon"]),
+      coordinates: z.union([z.array(z.unknown()), z.string()]),
+      georel: text,
+      geoproperty: text.optional(),
+    })
+    .optional(),
+  isActive: z.boolean().default(true),
+  notification: z.object({
+    attributes: z.array(text).optional(),
+    format: z.enum(["normalized", "keyValues", "concise"]).optional(),
+    endpoint: z.object({
+      uri: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+      accept: z.enum(["application/json", "application/ld+json", "application/geo+json"]).optional(),
+      receiverInfo: z.array(z.object({ key: text, value: z.string() })).optional(),
+      notifierInfo: z.array(z.object({ key: text, value: z.string() })).optional(),
+    }),
+  }),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  throttling: z.number().int().min(1).optional(),
+  lang: text.optional(),
+});
+const updateInput = subscriptionInput.omit({ id: true, type: true }).partial();
+
+const subscription = z.record(z.string(), z.unknown());
+
+/** Drops empty strings, arrays and objects, as the spec asks ("empty fields omitted"). */
+function withoutEmpty<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutEmpty) as T;
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const cleaned = withoutEmpty(v);
+    const empty =
+      cleaned === "" ||
+      cleaned === undefined ||
+      (Array.isArray(cleaned) && cleaned.length === 0) ||
+      (cleaned &&
+        typeof cleaned === "object" &&
+        !Array.isArray(cleaned) &&
+        Object.keys(cleaned).length === 0);
+    if (!empty) out[k] = cleaned;
+  }
+  return out as T;
+}
+
+const typesOf = (s: Record<string, unknown>) =>
+  ((s.entities as Array<{ type?: string }> | undefined) ?? []).map((e) => e.type);
+
+/**
+ * The workspace's subscriptions on its broker. A list is per entity type, as in the original
+ * (the broker has no "subscriptions of a type" query, so all are read and filtered).
+ */
+export function registerSubscriptionRoutes(app: FastifyInstance, records: Records, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["subscriptions"];
+  const broker = async (workspaceId: string, request: Parameters<typeof workspaceData>[3]) =>
+    (await workspaceData(records, config, workspaceId, request)).broker();
+
+  api.get(
+    "/api/workspace/:workspaceId/subscriptions",
+    {
+      schema: {
+        tags,
+        summary: "The subscriptions about an entity type",
+        params: workspaceParams,
+        querystring: z.object({ type: z.string().optional() }),
+        response: { 200: z.array(subscription) },
+      },
+    },
+    async (request) => {
+      const client = await broker(request.params.workspaceId, request);
+      const { type } = request.query;
+      const all = await viaBroker(() => listOrEmpty(() => client.subscriptions(), []));
+      return type ? all.filter((s) => typesOf(s).includes(type)) : all;
+    },
+  );
+
+  api.get(
+    "/api/workspace/:workspaceId/subscriptions/:subscriptionId",
+    {
+      schema: { tags, summary: "One subscription with its notification status", params: subscriptionParams },
+    },
+    async (request) => {
+      const client = await broker(request.params.workspaceId, request);
+      return viaBroker(() => client.getSubscription(request.params.subscriptionId));
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/subscriptions",
+    {
+      schema: {
+        tags,
+        summary: "Create a subscription (id generated when absent)",
+        params: workspaceParams,
+        body: subscriptionInput,
+      },
+    },
+    async (request, reply) => {
+      const client = await broker(request.params.workspaceId, request);
+      const input = withoutEmpty(request.body);
+      const id = input.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
+      const created = await viaBroker(async () => {
+        await client.createSubscription({ ...input, id });
+        return client.getSubscription(id);
+      });
+      return reply.code(201).send(created);
+    },
+  );
+
+  api.put(
+    "/api/workspace/:workspaceId/subscriptions/:subscriptionId",
+    {
+      schema: { tags, summary: "Update a subscription", params: subscriptionParams, body: updateInput },
+    },
+    async (request) => {
+      const client = await broker(request.params.workspaceId, request);
+      const { subscriptionId } = request.params;
+      return viaBroker(async () => {
+        await client.updateSubscription(subscriptionId, withoutEmpty(request.body));
+        return client.getSubscription(subscriptionId);
+      });
+    },
+  );
+
+  api.delete(
+    "/api/workspace/:workspaceId/subscriptions/:subscriptionId",
+    { schema: { tags, summary: "Delete a subscription", params: subscriptionParams } },
+    async (request, reply) => {
+      const client = await broker(request.params.workspaceId, request);
+      await viaBroker(() => client.deleteSubscription(request.params.subscriptionId));
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { driver } from "../support/harness.ts";
+import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
+
+const ctx = useEmbeddedWorkspace();
+
+const building = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: "Building",
+  name: { type: "Property", value: `Building ${id.split(":").pop()}` },
+  floors: { type: "Property", value: 3 },
+  location: { type: "GeoProperty", value: { type: "Point", coordinates: [2.35, 48.85] } },
+  ...extra,
+});
+
+describe(`entities through the API, on the embedded broker over HTTP (${driver})`, () => {
+  it("creates an entity with a generated id, datasetIds and observedAt, and reads it back with short names", async () => {
+    const { api, path } = ctx;
+    const created = await api("POST", `${path}/entities`, {
+      type: "Building",
+      name: { type: "Property", value: "Town hall" },
+      temperature: { type: "Property", value: 21.5 },
+      sensors: [
+        { type: "Property", value: "north" },
+        { type: "Property", value: "south", datasetId: "urn:ngsi-ld:Property:s" },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.id).toMatch(/^urn:ngsi-ld:Building:[0-9a-f-]{36}$/);
+    expect(created.body.name).toMatchObject({ type: "Property", value: "Town hall" });
+    expect(Date.parse(created.body.temperature.observedAt)).not.toBeNaN();
+    const datasets = created.body.sensors.map((s: { datasetId: string }) => s.datasetId);
+    expect(datasets).toContain("urn:ngsi-ld:Property:s");
+    expect(datasets.every((d: string) => d.startsWith("urn:ngsi-ld:Property:"))).toBe(true);
+    const read = await api("GET", `${path}/entities/${encodeURIComponent(created.body.id)}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+  });
+
+  it("answers 400 naming every bad attribute, and 409 when the id exists", async () => {
+    const { api, path } = ctx;
+    const bad = await api("POST", `${path}/entities`, {
+      type: "Building",
+      id: "not a uri",
+      owner: { type: "Relationship", object: 12 },
+      floors: { type: "Nope", value: 1 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(["id"]);
+    const bad2 = await api("POST", `${path}/entities`, {
+      type: "Building",
+      owner: { type: "Relationship", object: 12 },
+      floors: { type: "Nope", value: 1 },
+    });
+    expect(bad2.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "floors.type",
+      "owner.object",
+    ]);
+    const id = "urn:ngsi-ld:Building:dup";
+    expect((await api("POST", `${path}/entities`, building(id))).status).toBe(201);
+    const again = await api("POST", `${path}/entities`, building(id));
+    expect(again.status).toBe(409);
+    expect(again.body.brokerProblem.type).toBe("https://uri.etsi.org/ngsi-ld/errors/AlreadyExists");
+  });
+
+  it("lists a page with a total count, searches by id or name, and keeps workspaces apart (tenants)", async () => {
+    const { api } = ctx;
+    const own = await ctx.another();
+    for (let i = 0; i < 25; i++)
+      await api(
+        "POST",
+        `${own.path}/entities`,
+        building(`urn:ngsi-ld:Building:b${String(i).padStart(2, "0")}`),
+      );
+    const page = await api("GET", `${own.path}/entities?type=Building&limit=10&offset=20&count=true`);
+    expect(page.status).toBe(200);
+    expect(page.headers["x-total-count"]).toBe("25");
+    expect(page.body).toHaveLength(5);
+    const byName = await api(
+      "GET",
+      `${own.path}/entities?type=Building&search=${encodeURIComponent("building B1")}`,
+    );
+    expect(byName.status, JSON.stringify(byName.body)).toBe(200);
+    expect(byName.body.map((e: { id: string }) => e.id).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `urn:ngsi-ld:Building:b1${i}`),
+    );
+    const byId = await api("GET", `${own.path}/entities?type=Building&search=B07`);
+    expect(byId.body.map((e: { id: string }) => e.id)).toEqual(["urn:ngsi-ld:Building:b07"]);
+    const other = await ctx.another();
+    const empty = await api("GET", `${other.path}/entities?type=Building&count=true`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual([]);
+  });
+
+  it("replaces, adds, updates and deletes attributes", async () => {
+    const { api, path } = ctx;
+    const id = "urn:ngsi-ld:Building:attrs";
+    const url = `${path}/entities/${encodeURIComponent(id)}`;
+    await api("POST", `${path}/entities`, building(id));
+    const added = await api("POST", `${url}/attrs`, {
+      open: { type: "Property", value: false },
+      owner: { type: "Relationship", object: "urn:ngsi-ld:Person:ada" },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.open.value).toBe(false);
+    const clash = await api("POST", `${url}/attrs`, { open: { type: "Property", value: true } });
+    expect(clash.status).toBe(409);
+    const updated = await api("PUT", `${url}/attrs/floors`, { type: "Property", value: 7 });
+    expect(updated.body.floors.value).toBe(7);
+    expect(updated.body.open.value).toBe(false);
+    const missing = await api("PUT", `${url}/attrs/tags`, { type: "Property", value: [1] });
+    expect(missing.status).toBe(404);
+    expect((await api("DELETE", `${url}/attrs/open`)).status).toBe(204);
+    const replaced = await api("PUT", url, { name: { type: "Property", value: "Only a name" } });
+    expect(replaced.status).toBe(200);
+    expect(Object.keys(replaced.body).sort()).toEqual(["id", "name", "type"]);
+    const noId = await api("PUT", url, { id: "urn:x:y", name: { type: "Property", value: "x" } });
+    expect(noId.status).toBe(400);
+    expect((await api("DELETE", url)).status).toBe(204);
+    const gone = await api("GET", url);
+    expect(gone.status).toBe(404);
+    expect(gone.body.brokerProblem.type).toBe("https://uri.etsi.org/ngsi-ld/errors/ResourceNotFound");
+  });
+
+  it("deletes one value of a multi-valued attribute by datasetId", async () => {
+    const { api, path } = ctx;
+    const id = "urn:ngsi-ld:Building:multi";
+    const url = `${path}/entities/${encodeURIComponent(id)}`;
+    await api("POST", `${path}/entities`, {
+      ...building(id),
+      sensors: [
+        { type: "Property", value: "a", datasetId: "urn:ngsi-ld:Property:a" },
+        { type: "Property", value: "b", datasetId: "urn:ngsi-ld:Property:b" },
+      ],
+    });
+    expect((await api("DELETE", `${url}/attrs/sensors?datasetId=urn:ngsi-ld:Property:a`)).status).toBe(204);
+    const read = await api("GET", url);
+    const sensors = [read.body.sensors].flat();
+    expect(sensors.map((s: { value: string }) => s.value)).toEqual(["b"]);
+  });
+
+  it("says clearly and quickly which broker is down, with 502", async () => {
+    const { api, t } = ctx;
+    const broker = (
+      await api("POST", "/api/context-brokers", {
+        name: "Broker that is down",
+        scheme: "http",
+        host: "127.0.0.1",
+        port: 9,
+        paginationMaxLimit: 100,
+        implementationName: "orion-ld",
+        implementationVersion: "1.8",
+      })
+    ).body;
+    const service = (await api("POST", "/api/services", { name: "Down", hasContextBroker: broker.id })).body;
+    const workspace = (
+      await api("POST", "/api/workspaces", { name: "Down", dataModelName: "down", hasService: service.id })
+    ).body;
+    const res = await api("GET", `/api/workspace/${workspace.id}/entities?type=Building`);
+    expect(res.status).toBe(502);
+    expect(res.body.detail).toContain("Broker that is down");
+    expect(t.logs.join("\n")).not.toContain("unexpected error");
+  });
+});
