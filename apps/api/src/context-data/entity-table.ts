@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { rowToEntity, type ColumnSpec, type Entity, type NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Item } from "../resources/records.ts";
+import { listOrEmpty } from "./broker-access.ts";
 
 /**
  * Entities of one type as a table, in the original's layout (notes/original-app.md 3.6): id, type,
@@ -59,7 +60,23 @@ export interface ImportReport {
 }
 
 const CHUNK = 500;
+/** Ids per lookup: 50 URNs keep the query string well under the 16 kB a Node server accepts. */
+const LOOKUP = 50;
 const PREVIEW = 100;
+
+/** Which of these ids the broker holds (for the created/updated counts); a tenant never written holds none. */
+async function existingIds(client: NgsiLdClient, type: string, ids: string[]): Promise<Set<string>> {
+  const groups: string[][] = [];
+  for (let i = 0; i < ids.length; i += LOOKUP) groups.push(ids.slice(i, i + LOOKUP));
+  const pages = await Promise.all(
+    groups.map((id) =>
+      listOrEmpty(() => client.queryEntities({ type, id, limit: id.length, options: "keyValues" }), {
+        entities: [],
+      }),
+    ),
+  );
+  return new Set(pages.flatMap((p) => p.entities.map((e) => e.id)));
+}
 
 /**
  * Applies rows to the broker with batch upsert (update mode: attributes not in the file are kept),
@@ -94,11 +111,10 @@ export async function importRows(
   let done = rows.length - accepted.length;
   for (let start = 0; start < accepted.length; start += CHUNK) {
     const chunk = accepted.slice(start, start + CHUNK);
-    const ids = chunk.map((c) => c.entity.id);
-    const existing = new Set(
-      (await client.queryEntities({ type: typeName, id: ids, limit: chunk.length })).entities.map(
-        (e) => e.id,
-      ),
+    const existing = await existingIds(
+      client,
+      typeName,
+      chunk.map((c) => c.entity.id),
     );
     const failed = new Map<string, string>();
     if (!options.dryRun) {
