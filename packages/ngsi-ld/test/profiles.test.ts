@@ -525,6 +525,19 @@ describe("unreachable and silent brokers", () => {
     });
   });
 
+  it("a broker that stalls in the middle of its body is also a 504 within the timeout", async () => {
+    fake.answer(() => ({ status: 200, body: [building(1)], stall: true }));
+    const started = Date.now();
+    const error = await clientFor("stellio", { timeoutMs: 150 })
+      .queryEntities({ type: "Building" })
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toMatchObject({
+      status: 504,
+      problem: { title: "The context broker Broker stellio did not answer in time" },
+    });
+  });
+
   it("a closed port is a 504 'could not be reached'", async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer();

@@ -18,6 +18,8 @@ export interface Canned {
   headers?: Record<string, string>;
   /** Sent as JSON unless a string. */
   body?: unknown;
+  /** Send the status, headers and the start of the body, then never finish. */
+  stall?: boolean;
 }
 
 /** Answers a request: a canned response, or "hang" to never answer. */
@@ -72,6 +74,11 @@ export class RecordingBroker {
           ...(payload && typeof answer.body !== "string" ? { "content-type": "application/json" } : {}),
           ...answer.headers,
         });
+        if (answer.stall) {
+          this.hanging.add(res);
+          res.write(payload.slice(0, 1));
+          return;
+        }
         res.end(payload);
       });
     });

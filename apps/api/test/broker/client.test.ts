@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NgsiLdClient, NgsiLdError, type ClientOptions, type Entity } from "@orrery/ngsi-ld";
 import { startTestApp, type TestApp } from "../support/harness.ts";
@@ -374,6 +375,36 @@ describe("TP/NGSI-LD/CI/Cons/Discovery types and attributes (5.7.5-5.7.10)", () 
     );
     const attributes = await client.attributes();
     expect(attributes.find((a) => a.attributeName === "owner")?.typeNames).toContain(type);
+  });
+});
+
+describe("TP/NGSI-LD/CI/JSONLD the workspace @context travels as a Link header (6.3.5)", () => {
+  const contextServer = createServer((req, res) => {
+    if (req.url !== "/ctx.jsonld") return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "application/ld+json" });
+    res.end(JSON.stringify({ "@context": { storeys: "https://example.org/vocab#storeys" } }));
+  });
+  let context: string;
+  beforeAll(async () => {
+    await new Promise<void>((r) => contextServer.listen(0, "127.0.0.1", r));
+    context = `http://127.0.0.1:${(contextServer.address() as { port: number }).port}/ctx.jsonld`;
+  });
+  afterAll(() => new Promise<void>((r) => contextServer.close(() => r())));
+
+  it("names are expanded with the context on write and compacted with it on read", async () => {
+    const withContext = clientOf({ context });
+    const id = uid();
+    await withContext.createEntity({ id, type: "Building", storeys: { type: "Property", value: 4 } });
+    expect((await withContext.getEntity(id)).storeys).toEqual({ type: "Property", value: 4 });
+    const plain = await clientOf().getEntity(id);
+    expect(plain.storeys).toBeUndefined();
+    expect(plain["https://example.org/vocab#storeys"]).toEqual({ type: "Property", value: 4 });
+    // A full URI as attribute name is one path segment.
+    await clientOf().updateAttribute(id, "https://example.org/vocab#storeys", { value: 5 });
+    expect((await withContext.getEntity(id)).storeys).toEqual({ type: "Property", value: 5 });
+    expect(
+      (await withContext.queryEntities({ type: "Building", q: "storeys==5", id })).entities,
+    ).toHaveLength(1);
   });
 });
 
