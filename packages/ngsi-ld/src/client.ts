@@ -167,7 +167,7 @@ export class NgsiLdClient {
 
   /** True when temporal reads go to a separate Mintaka service. */
   get usesMintaka(): boolean {
-    return this.options.temporalBaseUrl !== undefined;
+    return Boolean(this.options.temporalBaseUrl);
   }
 
   private async call<T>(c: Call): Promise<Answer<T>> {
