@@ -12,6 +12,15 @@ const fixed = {
   "tools.authorizationRegistries.home": "/tools/authorization-registries",
   // Import from Smart Data Models into a type (spec section 2); its static last segment ranks above properties.show.
   "properties.import": "/workspace/:workspaceId/types/:typeId/properties/import",
+  // Context data (spec section 2, Entities and Subscriptions): entity ids are URNs, one encoded segment each.
+  "entities.create": "/workspace/:workspaceId/entities/create",
+  "entities.properties.create": "/workspace/:workspaceId/types/:typeId/entities/:entityId/properties/create",
+  "entities.properties.show": "/workspace/:workspaceId/entities/:entityId/properties/:propertyId",
+  "entities.properties.edit": "/workspace/:workspaceId/entities/:entityId/properties/:propertyId/edit",
+  "temporalEntities.properties.show":
+    "/workspace/:workspaceId/types/:typeId/temporal-entities/:entityId/properties/:propertyId",
+  "subscriptions.create": "/workspace/:workspaceId/subscriptions/create",
+  "subscriptions.show": "/workspace/:workspaceId/subscriptions/:subscriptionId",
 } as const;
 
 /** Where a kind's pages live in the console. */

@@ -35,13 +35,29 @@ const WorkspaceView = lazy(() => {
 const ImportProperties = lazy(() =>
   import("../workspaces/ImportProperties.tsx").then((m) => ({ default: m.ImportProperties })),
 );
+// Context data (entities, attributes, temporal view, subscriptions): each screen loaded when it opens.
+const EntityCreate = lazy(() => import("../context-data/EntityCreate.tsx"));
+const AttributePage = lazy(() => import("../context-data/AttributePage.tsx"));
+const AttributeCreate = lazy(() =>
+  import("../context-data/AttributeForm.tsx").then((m) => ({ default: m.AttributeCreate })),
+);
+const AttributeEdit = lazy(() =>
+  import("../context-data/AttributeForm.tsx").then((m) => ({ default: m.AttributeEdit })),
+);
+const TemporalView = lazy(() => import("../context-data/TemporalView.tsx"));
+const SubscriptionForm = lazy(() => import("../context-data/SubscriptionForm.tsx"));
+const SubscriptionPage = lazy(() => import("../context-data/SubscriptionPage.tsx"));
 // Forms carry react-hook-form and the zod schemas: loaded when a form opens, not on the first screen.
 const FormPage = lazy(() => import("../resources/FormPage.tsx").then((m) => ({ default: m.FormPage })));
 
-/** The spec's full-screen spinner while any save, delete or synchronise call runs. */
+/**
+ * The spec's full-screen spinner while any save, delete or synchronise call runs; not over a call
+ * that shows its own progress (an entities import: `meta: { background: true }`).
+ */
 function BusyOverlay() {
   const { t } = useTranslation();
-  if (useIsMutating() === 0) return null;
+  const busy = useIsMutating({ predicate: (m) => !m.options.meta?.background });
+  if (busy === 0) return null;
   return (
     <div className="busy-overlay" role="status" aria-live="polite">
       <Spinner animation="border" variant="light" />
@@ -127,6 +143,13 @@ export function App() {
           <Route path={routePaths.workspace} element={<WorkspaceView />} />
           <Route path={routePaths["tools.authorizationRegistries.home"]} element={<RegistryTool />} />
           <Route path={routePaths["properties.import"]} element={<ImportProperties />} />
+          <Route path={routePaths["entities.create"]} element={<EntityCreate />} />
+          <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
+          <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
+          <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
+          <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
+          <Route path={routePaths["subscriptions.create"]} element={<SubscriptionForm />} />
+          <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
           {allKinds.flatMap((kind) =>
             (["index", "create", "show", "edit"] as const)
               .filter((action) => routePaths[`${kind.routeName}.${action}`])

@@ -11,6 +11,7 @@ import { kindRoute, routeTo } from "../routes.ts";
 import { groupColours } from "./chartModel.ts";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
+import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
 
 const DataModelChart = lazy(() => import("./DataModelChart.tsx"));
 
@@ -67,7 +68,7 @@ function GroupFilter(props: { hidden: ReadonlySet<string>; onChange: (hidden: Se
 /**
  * The workspace view (route `workspace`, query typeId): the data-model chart in the left card with
  * links to the types and "Generate"; the outdated warning on the right while the published model
- * is behind the types and properties. The tabs (entities, subscriptions, map) come with the entities issue.
+ * is behind the types and properties, otherwise the context-data tabs (entities, subscriptions, map).
  */
 export function WorkspaceView() {
   const { t } = useTranslation();
@@ -84,6 +85,7 @@ export function WorkspaceView() {
   const select = (typeId: string) => {
     const next = new URLSearchParams(search);
     next.set("typeId", typeId);
+    if (next.get("typeId") !== search.get("typeId")) next.delete("entityId");
     setSearch(next);
   };
   if (workspace.isError) return <ErrorAlert error={workspace.error} />;
@@ -147,10 +149,12 @@ export function WorkspaceView() {
           </Card>
         </Col>
         <Col lg={7}>
-          {data?.dataModelUpToDate === false && (
+          {data?.dataModelUpToDate === false ? (
             <Alert variant="warning" data-testid="data-model-outdated">
               {t("dataModel.outdated")}
             </Alert>
+          ) : (
+            data && <ContextDataTabs workspaceId={workspaceId} />
           )}
         </Col>
       </Row>

@@ -1,0 +1,189 @@
+import { useState } from "react";
+import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
+import { Link, useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import { useCan } from "../permissions.ts";
+import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
+import { routeTo } from "../routes.ts";
+import { InstanceValue, SubProperties } from "./AttributeValue.tsx";
+import {
+  instancesOf,
+  subPropertiesFor,
+  subPropertiesOf,
+  type Instance,
+  type PropertyRecord,
+} from "./entityModel.ts";
+import { entityCalls, paths, useEntityMutation } from "./entityQueries.ts";
+import { useEntityPage } from "./entityPage.tsx";
+import { entityHref, withQuery } from "./links.ts";
+
+/** A single value in full: Object/Array and geometries as pretty JSON. */
+function FullValue({ instance, property }: { instance: Instance; property: PropertyRecord }) {
+  const structured =
+    property.ngsiLdType === "GeoProperty" ||
+    (instance.value !== null && typeof instance.value === "object" && property.ngsiLdType === "Property");
+  if (structured)
+    return (
+      <pre className="small mb-0 p-2 bg-body-tertiary rounded">{JSON.stringify(instance.value, null, 4)}</pre>
+    );
+  return <InstanceValue instance={instance} property={property} />;
+}
+
+/** The attribute page (entities.properties.show): the value(s), the sub-properties; add sub-property, edit, delete. */
+export function AttributePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const can = useCan();
+  const { workspaceId, entityId, typeId, model, entity, property, trail } = useEntityPage();
+  const [confirm, setConfirm] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const remove = useEntityMutation(workspaceId, (name: string) =>
+    entityCalls.removeAttribute(workspaceId, entityId, name),
+  );
+  if (entity.isError) return <ErrorAlert error={entity.error} />;
+  if (entity.isPending || model.isPending)
+    return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
+  if (!property) return <Alert variant="warning">{t("entities.noSuchProperty")}</Alert>;
+  const attribute = entity.data[property.name];
+  const instances = instancesOf(attribute);
+  const multiple = Array.isArray(attribute) || !!property.multiValued;
+  const canUpdate = can.can("PUT", paths.entity(workspaceId, entityId));
+  const hasSubs = subPropertiesFor(model.properties, property.id).length > 0;
+  const back = entityHref(workspaceId, typeId, entityId);
+  const onDelete = () => {
+    setConfirm(false);
+    remove.mutate(property.name, { onSuccess: () => navigate(back), onError: () => setFailed(true) });
+  };
+  const single = instances[0];
+  return (
+    <>
+      <Breadcrumbs trail={[...trail, { label: property.name }]} />
+      <Link to={back} className="btn btn-outline-secondary btn-sm mb-3">
+        ← {t("common.back")}
+      </Link>
+      {remove.isError && <ErrorAlert error={remove.error} />}
+      <Card>
+        <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+          <h1 className="h5 mb-0 text-break">{property.name}</h1>
+          {canUpdate && attribute !== undefined && (
+            <div className="d-flex flex-wrap gap-2">
+              {hasSubs && (
+                <Link
+                  className="btn btn-outline-primary btn-sm"
+                  to={withQuery(routeTo("entities.properties.create", { workspaceId, typeId, entityId }), {
+                    parentPropertyId: property.id,
+                  })}
+                >
+                  {t("entities.addSubProperty")}
+                </Link>
+              )}
+              <Link
+                className="btn btn-outline-primary btn-sm"
+                to={withQuery(
+                  routeTo("entities.properties.edit", { workspaceId, entityId, propertyId: property.id }),
+                  {
+                    typeId,
+                  },
+                )}
+              >
+                {t("common.edit")}
+              </Link>
+              <Button variant="outline-danger" size="sm" onClick={() => setConfirm(true)}>
+                {t("common.delete")}
+              </Button>
+            </div>
+          )}
+        </Card.Header>
+        <Card.Body>
+          {attribute === undefined ? (
+            <Alert variant="info" className="mb-0">
+              {t("entities.attributeAbsent")}
+            </Alert>
+          ) : multiple ? (
+            <Table size="sm" responsive className="mb-0" aria-label={t("entities.values")}>
+              <thead>
+                <tr>
+                  <th scope="col">{t("entities.datasetId")}</th>
+                  <th scope="col">{t("entities.value")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {instances.map((instance, i) => (
+                  <tr key={instance.datasetId ?? i}>
+                    <td className="text-break font-monospace small">
+                      {instance.datasetId ?? t("entities.defaultInstance")}
+                    </td>
+                    <td>
+                      <FullValue instance={instance} property={property} />
+                      {instance.observedAt && (
+                        <div className="small text-body-secondary">
+                          {t("entities.observedAt")}: {instance.observedAt}
+                        </div>
+                      )}
+                      <SubProperties instance={instance} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          ) : (
+            single && (
+              <>
+                <FullValue instance={single} property={property} />
+                {single.observedAt && (
+                  <p className="small text-body-secondary mt-2 mb-0">
+                    {t("entities.observedAt")}: {single.observedAt}
+                  </p>
+                )}
+                <h2 className="h6 mt-3">{t("entities.subProperties")}</h2>
+                {subPropertiesOf(single).length === 0 ? (
+                  <p className="small text-body-secondary mb-0">{t("entities.noSubProperty")}</p>
+                ) : (
+                  <Table size="sm" className="mb-0" aria-label={t("entities.subProperties")}>
+                    <thead>
+                      <tr>
+                        <th scope="col">{t("entities.name")}</th>
+                        <th scope="col">{t("entities.value")}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {subPropertiesOf(single).map(([name, sub]) => (
+                        <tr key={name}>
+                          <td>{name}</td>
+                          <td>
+                            <InstanceValue
+                              instance={sub}
+                              property={model.properties.find(
+                                (p) => p.hasProperty === property.id && p.name === name,
+                              )}
+                            />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </Table>
+                )}
+              </>
+            )
+          )}
+        </Card.Body>
+      </Card>
+      <ConfirmDialog
+        show={confirm}
+        message={t("entities.confirmDeleteAttribute", { name: property.name })}
+        onYes={onDelete}
+        onNo={() => setConfirm(false)}
+      />
+      <MessageDialog
+        show={failed}
+        title={t("common.errorTitle")}
+        message={t("entities.updateFailed")}
+        onClose={() => setFailed(false)}
+      />
+    </>
+  );
+}
+
+export default AttributePage;

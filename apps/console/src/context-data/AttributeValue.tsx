@@ -1,0 +1,125 @@
+import { Link, useParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import {
+  compactJson,
+  geometrySummary,
+  instancesOf,
+  objectsOf,
+  subPropertiesOf,
+  type Attribute,
+  type Instance,
+  type PropertyRecord,
+} from "./entityModel.ts";
+import { CheckIcon, CrossIcon } from "./icons.tsx";
+import { entityHref } from "./links.ts";
+
+/** Object and Array values: compact JSON, expanded to pretty JSON on demand. */
+export function JsonValue({ value }: { value: unknown }) {
+  const compact = compactJson(value);
+  const pretty = JSON.stringify(value, null, 4) ?? "";
+  if (compact === pretty) return <code className="text-break">{compact}</code>;
+  return (
+    <details>
+      <summary>
+        <code className="text-break">{compact}</code>
+      </summary>
+      <pre className="small mb-0 mt-1 p-2 bg-body-tertiary rounded">{pretty}</pre>
+    </details>
+  );
+}
+
+/** The value of a Property, GeoProperty or Relationship instance; `property` says how when known. */
+export function InstanceValue({ instance, property }: { instance: Instance; property?: PropertyRecord }) {
+  const { t } = useTranslation();
+  const { workspaceId = "" } = useParams();
+  const kind = property?.ngsiLdType ?? instance.type;
+  if (kind === "Relationship")
+    return (
+      <>
+        {objectsOf(instance).map((object, i) => (
+          <span key={object}>
+            {i > 0 && ", "}
+            {property?.relationshipType ? (
+              <Link to={entityHref(workspaceId, property.relationshipType, object)} className="text-break">
+                {object}
+              </Link>
+            ) : (
+              <span className="text-break">{object}</span>
+            )}
+          </span>
+        ))}
+      </>
+    );
+  if (kind === "GeoProperty") return <span className="text-break">{geometrySummary(instance.value)}</span>;
+  const value = instance.value;
+  const valueType =
+    property?.propertyNgsiLdValueType ??
+    (typeof value === "boolean"
+      ? "Boolean"
+      : typeof value === "number"
+        ? "Number"
+        : Array.isArray(value)
+          ? "Array"
+          : value !== null && typeof value === "object"
+            ? "Object"
+            : "String");
+  if (valueType === "Boolean" && typeof value === "boolean")
+    return (
+      <span
+        className={value ? "text-success" : "text-danger"}
+        role="img"
+        aria-label={t(value ? "common.true" : "common.false")}
+      >
+        {value ? <CheckIcon /> : <CrossIcon />}
+      </span>
+    );
+  if (value !== null && typeof value === "object") return <JsonValue value={value} />;
+  return (
+    <span className="text-break" style={{ whiteSpace: "pre-wrap" }}>
+      {String(value ?? "")}
+    </span>
+  );
+}
+
+/** The sub-properties of one instance, as "name: value" lines. */
+export function SubProperties({ instance }: { instance: Instance }) {
+  const subs = subPropertiesOf(instance);
+  if (subs.length === 0) return null;
+  return (
+    <ul className="list-unstyled small mb-0 mt-1 ps-2 border-start">
+      {subs.map(([name, sub]) => (
+        <li key={name}>
+          <span className="text-body-secondary">{name}: </span>
+          <InstanceValue instance={sub} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** An attribute in the property table: each instance (datasetId when multi-valued), observedAt, sub-properties. */
+export function AttributeValue({ attribute, property }: { attribute: Attribute; property?: PropertyRecord }) {
+  const { t } = useTranslation();
+  const instances = instancesOf(attribute);
+  const multiple = Array.isArray(attribute) || property?.multiValued;
+  return (
+    <>
+      {instances.map((instance, i) => (
+        <div key={instance.datasetId ?? i} className={i > 0 ? "mt-2 pt-2 border-top" : undefined}>
+          {multiple && (
+            <div className="small text-body-secondary text-break">
+              {t("entities.datasetId")}: {instance.datasetId ?? t("entities.defaultInstance")}
+            </div>
+          )}
+          <InstanceValue instance={instance} property={property} />
+          {instance.observedAt && (
+            <div className="small text-body-secondary">
+              {t("entities.observedAt")}: <time dateTime={instance.observedAt}>{instance.observedAt}</time>
+            </div>
+          )}
+          <SubProperties instance={instance} />
+        </div>
+      ))}
+    </>
+  );
+}

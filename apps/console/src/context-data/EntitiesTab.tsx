@@ -1,0 +1,214 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Alert, Button, Card, Form, InputGroup, Pagination, Spinner, Table } from "react-bootstrap";
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import { useCan } from "../permissions.ts";
+import { routeTo } from "../routes.ts";
+import { nameOf, type TypeRecord } from "./entityModel.ts";
+import { paths, useEntities } from "./entityQueries.ts";
+import { EntityCard } from "./EntityCard.tsx";
+import { BellIcon, MapIcon, PlusIcon, TransferIcon } from "./icons.tsx";
+import { entityHref, withQuery } from "./links.ts";
+
+// The dialog carries papaparse: loaded when it opens.
+const ImportExportDialog = lazy(() => import("./ImportExportDialog.tsx"));
+
+export const pageSizes = [20, 50, 100] as const;
+
+/** Waits for the typing to pause before searching. */
+function useDebounced(value: string, ms = 300) {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+/**
+ * The entities of a type, a page at a time from the server (limit/offset, X-Total-Count), with a
+ * search by id or name; the server pages, so 100,000 entities cost what 20 do.
+ */
+function EntityList({
+  workspaceId,
+  type,
+  onTab,
+}: {
+  workspaceId: string;
+  type: TypeRecord;
+  onTab: (tab: string) => void;
+}) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const [size, setSize] = useState<number>(20);
+  const [page, setPage] = useState(0);
+  const [text, setText] = useState("");
+  const [dialog, setDialog] = useState(false);
+  const search = useDebounced(text.trim());
+  useEffect(() => setPage(0), [search, size, type.id]);
+  const query: Record<string, string> = {
+    type: type.name,
+    limit: String(size),
+    offset: String(page * size),
+    attrs: "name",
+    ...(search ? { search } : { count: "true" }),
+  };
+  const list = useEntities(workspaceId, query);
+  const entities = list.data?.entities ?? [];
+  const total = list.data?.total;
+  const pages = total !== undefined ? Math.max(1, Math.ceil(total / size)) : undefined;
+  const hasNext = pages !== undefined ? page + 1 < pages : entities.length === size;
+
+  return (
+    <Card>
+      <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <h2 className="h5 mb-0 text-break">{type.name}</h2>
+        <div className="d-flex flex-wrap gap-2">
+          <Button variant="outline-secondary" size="sm" onClick={() => onTab("subscriptions")}>
+            <BellIcon /> <span className="visually-hidden-sm">{t("subscriptions.tab")}</span>
+          </Button>
+          <Button variant="outline-secondary" size="sm" onClick={() => onTab("map")}>
+            <MapIcon /> <span className="visually-hidden-sm">{t("map.tab")}</span>
+          </Button>
+          <Button variant="outline-secondary" size="sm" onClick={() => setDialog(true)}>
+            <TransferIcon /> <span className="visually-hidden-sm">{t("importExport.button")}</span>
+          </Button>
+          {can.can("POST", paths.entities(workspaceId)) && (
+            <Link
+              to={withQuery(routeTo("entities.create", { workspaceId }), { typeId: type.id })}
+              className="btn btn-primary btn-sm"
+            >
+              <PlusIcon /> {t("entities.create")}
+            </Link>
+          )}
+        </div>
+      </Card.Header>
+      <Card.Body>
+        <div className="d-flex flex-wrap gap-2 align-items-center mb-2">
+          <InputGroup size="sm" style={{ maxWidth: "22rem" }}>
+            <Form.Control
+              type="search"
+              placeholder={t("entities.searchPlaceholder")}
+              aria-label={t("entities.search")}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </InputGroup>
+          <Form.Group className="d-flex align-items-center gap-1" controlId="entities-page-size">
+            <Form.Label className="small mb-0">{t("entities.pageSize")}</Form.Label>
+            <Form.Select
+              size="sm"
+              style={{ width: "auto" }}
+              value={size}
+              onChange={(e) => setSize(Number(e.target.value))}
+            >
+              {pageSizes.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <span className="small text-body-secondary ms-auto" data-testid="entities-total">
+            {total !== undefined && t("entities.total", { count: total })}
+          </span>
+        </div>
+        {list.isError ? (
+          <ErrorAlert error={list.error} />
+        ) : list.isPending ? (
+          <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+        ) : entities.length === 0 ? (
+          <Alert variant="info" className="mb-0">
+            {search ? t("entities.noMatch") : t("entities.none")}
+          </Alert>
+        ) : (
+          <Table
+            size="sm"
+            hover
+            responsive
+            className="font-monospace small mb-2"
+            aria-label={t("entities.listOf", { type: type.name })}
+            aria-busy={list.isFetching}
+          >
+            <thead>
+              <tr>
+                <th scope="col">{t("entities.name")}</th>
+                <th scope="col">{t("entities.id")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entities.map((entity) => (
+                <tr key={entity.id}>
+                  <td className="text-break">{nameOf(entity) ?? ""}</td>
+                  <td className="text-break">
+                    <Link to={entityHref(workspaceId, type.id, entity.id)}>{entity.id}</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        {(page > 0 || hasNext) && (
+          <Pagination size="sm" className="mb-0" aria-label={t("entities.pages")}>
+            <Pagination.First
+              disabled={page === 0}
+              onClick={() => setPage(0)}
+              aria-label={t("entities.firstPage")}
+            />
+            <Pagination.Prev
+              disabled={page === 0}
+              onClick={() => setPage(page - 1)}
+              aria-label={t("entities.previousPage")}
+            />
+            <Pagination.Item active>
+              {pages !== undefined
+                ? t("entities.pageOf", { page: page + 1, pages })
+                : t("entities.page", { page: page + 1 })}
+            </Pagination.Item>
+            <Pagination.Next
+              disabled={!hasNext}
+              onClick={() => setPage(page + 1)}
+              aria-label={t("entities.nextPage")}
+            />
+            {pages !== undefined && (
+              <Pagination.Last
+                disabled={!hasNext}
+                onClick={() => setPage(pages - 1)}
+                aria-label={t("entities.lastPage")}
+              />
+            )}
+          </Pagination>
+        )}
+      </Card.Body>
+      {dialog && (
+        <Suspense fallback={null}>
+          <ImportExportDialog workspaceId={workspaceId} type={type} onClose={() => setDialog(false)} />
+        </Suspense>
+      )}
+    </Card>
+  );
+}
+
+/** The entities tab: no type, the type's list, or one entity's card. */
+export function EntitiesTab(props: {
+  workspaceId: string;
+  type: TypeRecord | undefined;
+  entityId: string | null;
+  onTab: (tab: string) => void;
+}) {
+  const { t } = useTranslation();
+  if (!props.type) return <Alert variant="info">{t("entities.noTypeSelected")}</Alert>;
+  if (props.entityId)
+    return (
+      <EntityCard
+        key={props.entityId}
+        workspaceId={props.workspaceId}
+        type={props.type}
+        entityId={props.entityId}
+      />
+    );
+  return (
+    <EntityList key={props.type.id} workspaceId={props.workspaceId} type={props.type} onTab={props.onTab} />
+  );
+}

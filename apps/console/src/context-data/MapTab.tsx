@@ -1,0 +1,137 @@
+import "./leafletGlobal.ts";
+import "leaflet.markercluster";
+import "leaflet/dist/leaflet.css";
+import "leaflet.markercluster/dist/MarkerCluster.css";
+import "leaflet.markercluster/dist/MarkerCluster.Default.css";
+import L from "leaflet";
+import { useEffect, useMemo } from "react";
+import { Alert, Card, Spinner } from "react-bootstrap";
+import { MapContainer, Polygon, Polyline, TileLayer, useMap } from "react-leaflet";
+import { useNavigate } from "react-router";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "@tanstack/react-query";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import type { PropertyRecord, TypeRecord } from "./entityModel.ts";
+import { entityKeys, useConsoleSettings } from "./entityQueries.ts";
+import { entityHref } from "./links.ts";
+import {
+  centreOf,
+  geoProperties,
+  loadMapEntities,
+  MAP_CAP,
+  PARIS,
+  shapesOf,
+  type MapShapes,
+} from "./mapData.ts";
+
+const red = "#FF0000";
+
+/** The points as one cluster layer (leaflet.markercluster, chunked so that 10,000 stay usable). */
+function ClusteredPoints({ points, onOpen }: { points: MapShapes["points"]; onOpen: (id: string) => void }) {
+  const map = useMap();
+  useEffect(() => {
+    const group = L.markerClusterGroup({ chunkedLoading: true });
+    group.addLayers(
+      points.map((point) =>
+        L.marker(point.at, { title: point.label, alt: point.label, keyboard: true }).on("click", () =>
+          onOpen(point.id),
+        ),
+      ),
+    );
+    map.addLayer(group);
+    return () => {
+      map.removeLayer(group);
+    };
+  }, [map, points, onOpen]);
+  return null;
+}
+
+/** Re-centres the map when the shapes change (the first point, polygon or line). */
+function Recentre({ at }: { at: L.LatLngTuple }) {
+  const map = useMap();
+  useEffect(() => {
+    map.setView(at, map.getZoom());
+  }, [map, at]);
+  return null;
+}
+
+/**
+ * The map tab: the type's entities on a Leaflet map (zoom 10, 60vh, Paris by default), Points as
+ * clustered markers that open the entity, Polygons and LineStrings in red. Tiles only when the
+ * console configuration names a tile server (none in tests: nothing is fetched from the internet).
+ */
+export default function MapTab({
+  workspaceId,
+  type,
+  properties,
+}: {
+  workspaceId: string;
+  type: TypeRecord | undefined;
+  properties: PropertyRecord[];
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const settings = useConsoleSettings();
+  const geoNames = useMemo(
+    () => (type ? geoProperties(properties, type.id).map((p) => p.name) : []),
+    [properties, type],
+  );
+  const data = useQuery({
+    queryKey: [...entityKeys.all(workspaceId), "map", type?.name, geoNames],
+    queryFn: () => loadMapEntities(workspaceId, type!.name, geoNames),
+    enabled: !!type && geoNames.length > 0,
+  });
+  const shapes = useMemo(() => shapesOf(data.data?.entities ?? [], geoNames), [data.data, geoNames]);
+  const centre = useMemo(() => (data.data ? centreOf(shapes) : PARIS), [data.data, shapes]);
+  const open = useMemo(
+    () => (id: string) => navigate(entityHref(workspaceId, type?.id, id, "entities")),
+    [navigate, workspaceId, type?.id],
+  );
+  if (!type) return <Alert variant="info">{t("entities.noTypeSelected")}</Alert>;
+  const tiles = settings.data?.mapTileUrl;
+  return (
+    <Card>
+      <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <h2 className="h5 mb-0 text-break">{t("map.titleOf", { type: type.name })}</h2>
+        <span className="small text-body-secondary" data-testid="map-count">
+          {data.data &&
+            t("map.count", { count: shapes.points.length + shapes.polygons.length + shapes.lines.length })}
+        </span>
+      </Card.Header>
+      <Card.Body>
+        {geoNames.length === 0 && <Alert variant="info">{t("map.noGeoProperty")}</Alert>}
+        {data.isError && <ErrorAlert error={data.error} />}
+        {data.isFetching && (
+          <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+        )}
+        {data.data?.capped && (
+          <Alert variant="warning" className="small py-2">
+            {t("map.capped", { shown: MAP_CAP, total: data.data.total })}
+          </Alert>
+        )}
+        <div style={{ height: "60vh" }} role="region" aria-label={t("map.region", { type: type.name })}>
+          <MapContainer center={PARIS} zoom={10} style={{ height: "100%", width: "100%" }} preferCanvas>
+            {tiles && (
+              <TileLayer
+                url={tiles}
+                attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
+              />
+            )}
+            <Recentre at={centre} />
+            <ClusteredPoints points={shapes.points} onOpen={open} />
+            {shapes.polygons.map((path, i) => (
+              <Polygon
+                key={`p${i}`}
+                positions={path}
+                pathOptions={{ color: red, opacity: 0.8, weight: 3, fillColor: red, fillOpacity: 0.35 }}
+              />
+            ))}
+            {shapes.lines.map((path, i) => (
+              <Polyline key={`l${i}`} positions={path} pathOptions={{ color: red, weight: 2 }} />
+            ))}
+          </MapContainer>
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

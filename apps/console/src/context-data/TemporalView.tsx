@@ -1,0 +1,207 @@
+import { lazy, Suspense, useMemo, useState } from "react";
+import { Alert, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
+import { Link, useParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "@tanstack/react-query";
+import { temporalServices } from "@orrery/model";
+import { get } from "../api.ts";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import { useCan } from "../permissions.ts";
+import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
+import { useList } from "../resources/queries.ts";
+import { InstanceValue } from "./AttributeValue.tsx";
+import { instancesOf, objectsOf } from "./entityModel.ts";
+import { useEntityPage } from "./entityPage.tsx";
+import { entityHref } from "./links.ts";
+import {
+  lastHour,
+  numericSeries,
+  sortedValues,
+  subPropertyNames,
+  utcSeconds,
+  type TemporalAnswer,
+} from "./temporal.ts";
+
+const TemporalChart = lazy(() => import("./TemporalChart.tsx"));
+
+/**
+ * The temporal view (temporalEntities.properties.show): a temporal service of the property, a
+ * window in UTC (the last hour by default), the values newest first and a chart of the numbers.
+ */
+export function TemporalView() {
+  const { t } = useTranslation();
+  const { propertyId = "" } = useParams();
+  const { workspaceId, entityId, typeId, model, property, trail } = useEntityPage();
+  const can = useCan();
+  const services = useList(temporalServices, can.index(temporalServices));
+  const serviceIds = property?.temporalServices ?? [];
+  const [service, setService] = useState("");
+  const [range, setRange] = useState(lastHour);
+  // The window the table shows: the default one until Apply (typing in the inputs does not refetch).
+  const [applied, setApplied] = useState<{ service?: string; from: number; to: number }>(() => ({
+    from: utcSeconds(range.from),
+    to: utcSeconds(range.to),
+  }));
+  const chosenService = service || serviceIds[0] || "";
+  const appliedService = applied.service ?? serviceIds[0];
+  const current = appliedService ? { ...applied, service: appliedService } : null;
+  const history = useQuery({
+    queryKey: ["context-data", workspaceId, "temporal", entityId, propertyId, current],
+    queryFn: () =>
+      get<TemporalAnswer>(
+        `/workspace/${workspaceId}/temporal-entities/${encodeURIComponent(entityId)}/properties/${encodeURIComponent(
+          propertyId,
+        )}/temporal-services/${encodeURIComponent(current!.service)}?${new URLSearchParams({
+          fromTime: String(current!.from),
+          toTime: String(current!.to),
+        })}`,
+      ),
+    enabled: !!current && !!property,
+  });
+  const values = useMemo(() => sortedValues(history.data), [history.data]);
+  const subs = useMemo(() => subPropertyNames(values), [values]);
+  const series = useMemo(() => numericSeries(values), [values]);
+  const badWindow =
+    Number.isNaN(utcSeconds(range.from)) ||
+    Number.isNaN(utcSeconds(range.to)) ||
+    utcSeconds(range.from) > utcSeconds(range.to);
+  const serviceName = (id: string) => services.data?.find((s) => s.id === id)?.name ?? id;
+  if (model.isPending)
+    return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
+  if (!property) return <Alert variant="warning">{t("entities.noSuchProperty")}</Alert>;
+
+  return (
+    <>
+      <Breadcrumbs trail={[...trail, { label: t("temporal.title", { name: property.name }) }]} />
+      <Link to={entityHref(workspaceId, typeId, entityId)} className="btn btn-outline-secondary btn-sm mb-3">
+        ← {t("common.back")}
+      </Link>
+      <Card>
+        <Card.Header>
+          <h1 className="h5 mb-0 text-break">{t("temporal.title", { name: property.name })}</h1>
+        </Card.Header>
+        <Card.Body>
+          {serviceIds.length === 0 ? (
+            <Alert variant="info">{t("temporal.noService")}</Alert>
+          ) : (
+            <Form
+              onSubmit={(e) => {
+                e.preventDefault();
+                if (!badWindow)
+                  setApplied({
+                    service: chosenService,
+                    from: utcSeconds(range.from),
+                    to: utcSeconds(range.to),
+                  });
+              }}
+            >
+              <Row className="g-2 align-items-end mb-3">
+                <Col md={4}>
+                  <Form.Group controlId="temporal-service">
+                    <Form.Label>{t("temporal.service")}</Form.Label>
+                    <Form.Select value={chosenService} onChange={(e) => setService(e.target.value)}>
+                      {serviceIds.map((id) => (
+                        <option key={id} value={id}>
+                          {serviceName(id)}
+                        </option>
+                      ))}
+                    </Form.Select>
+                  </Form.Group>
+                </Col>
+                <Col md={3}>
+                  <Form.Group controlId="temporal-from">
+                    <Form.Label>{t("temporal.from")}</Form.Label>
+                    <Form.Control
+                      type="datetime-local"
+                      value={range.from}
+                      isInvalid={badWindow}
+                      onChange={(e) => setRange({ ...range, from: e.target.value })}
+                    />
+                  </Form.Group>
+                </Col>
+                <Col md={3}>
+                  <Form.Group controlId="temporal-to">
+                    <Form.Label>{t("temporal.to")}</Form.Label>
+                    <Form.Control
+                      type="datetime-local"
+                      value={range.to}
+                      isInvalid={badWindow}
+                      onChange={(e) => setRange({ ...range, to: e.target.value })}
+                    />
+                  </Form.Group>
+                </Col>
+                <Col md={2}>
+                  <Button type="submit" className="w-100" disabled={badWindow}>
+                    {t("temporal.apply")}
+                  </Button>
+                </Col>
+              </Row>
+              <Form.Text className="d-block mb-2">{t("temporal.utcHint")}</Form.Text>
+            </Form>
+          )}
+          {history.isError && <ErrorAlert error={history.error} />}
+          {history.isFetching && (
+            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+          )}
+          {history.isSuccess &&
+            (values.length === 0 ? (
+              <Alert variant="info" className="mb-0">
+                {t("temporal.none")}
+              </Alert>
+            ) : (
+              <>
+                {series[0].length > 1 && (
+                  <Suspense
+                    fallback={
+                      <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+                    }
+                  >
+                    <TemporalChart series={series} label={t("temporal.chart", { name: property.name })} />
+                  </Suspense>
+                )}
+                <div
+                  style={{ maxHeight: 500, overflowY: "auto" }}
+                  className="mt-2"
+                  data-testid="temporal-scroll"
+                >
+                  <Table size="sm" striped className="mb-0 small" aria-label={t("temporal.values")}>
+                    <thead className="sticky-top">
+                      <tr>
+                        <th scope="col">{t("temporal.date")}</th>
+                        <th scope="col">{t("entities.value")}</th>
+                        <th scope="col">{t("temporal.object")}</th>
+                        {subs.map((name) => (
+                          <th scope="col" key={name}>
+                            {name}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {values.map((value, i) => (
+                        <tr key={`${value.observedAt}-${value.datasetId ?? ""}-${i}`}>
+                          <td className="text-nowrap font-monospace">{value.observedAt ?? ""}</td>
+                          <td>
+                            {value.value !== undefined && (
+                              <InstanceValue instance={{ ...value, type: "Property" }} />
+                            )}
+                          </td>
+                          <td className="text-break">{objectsOf(value).join(", ")}</td>
+                          {subs.map((name) => {
+                            const sub = instancesOf(value[name])[0];
+                            return <td key={name}>{sub ? String(sub.value ?? sub.object ?? "") : ""}</td>;
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </Table>
+                </div>
+              </>
+            ))}
+        </Card.Body>
+      </Card>
+    </>
+  );
+}
+
+export default TemporalView;
