@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { registerBatchRoutes } from "./batch.ts";
+import { DeliveryWorker, defaultDeliveryOptions, type DeliveryOptions } from "./delivery.ts";
+import { Notifier } from "./notifier.ts";
+import { periodicNotifications } from "./periodic.ts";
 import { ContextResolver } from "./contexts.ts";
 import { registerDiscoveryRoutes } from "./discovery.ts";
 import { registerEntityRoutes } from "./entities.ts";
@@ -22,6 +25,11 @@ export interface BrokerOptions {
   bodyLimit?: number;
   /** Context documents served locally by URL (e.g. workspace contexts the host generates). */
   localContexts?: Record<string, object>;
+  /**
+   * The notification delivery worker (delivery.ts). `enabled: false` leaves notifications in the
+   * outbox table for another process to deliver.
+   */
+  notifications?: Partial<DeliveryOptions> & { enabled?: boolean };
 }
 
 /** What the route modules share. */
@@ -59,6 +67,20 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
     prefix: app.prefix,
   };
   await broker.contexts.core;
+
+  const worker = new DeliveryWorker(
+    options.db,
+    broker.contexts,
+    { ...defaultDeliveryOptions, ...options.notifications },
+    app.log,
+  );
+  worker.periodic = periodicNotifications(options.db, broker.store);
+  broker.store.listeners.push(new Notifier(broker.subscriptions, worker.wake));
+  broker.onSubscriptionChange = worker.wake;
+  if (options.notifications?.enabled !== false) {
+    app.addHook("onReady", async () => worker.start());
+    app.addHook("onClose", async () => worker.stop());
+  }
 
   app.removeAllContentTypeParsers();
   // Fastify's parser rejects __proto__/constructor keys (prototype poisoning) as well as bad JSON.

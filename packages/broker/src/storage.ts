@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
+import type { Change, ChangeListener } from "./changes.ts";
 import type { Attributes, StoredEntity } from "./model.ts";
 
 /** Any Drizzle PostgreSQL database (PGlite or node-postgres); the broker uses only raw SQL through it. */
@@ -53,9 +54,13 @@ export interface Selection {
 
 /**
  * The broker's reads and writes. Read-modify-write operations lock the row (SELECT ... FOR UPDATE)
- * inside a transaction so that two concurrent appends on one entity do not lose each other.
+ * inside a transaction so that two concurrent appends on one entity do not lose each other. Every
+ * write runs in a transaction that also runs the change listeners (notification outbox, temporal
+ * history), so that what they record commits or rolls back with the change.
  */
 export class EntityStore {
+  /** Notified of every change inside its transaction (see changes.ts). */
+  readonly listeners: ChangeListener[] = [];
   private readonly knownTenants = new Set<string>([""]);
   /** Rows written since the planner statistics were last refreshed (see noteWrites). */
   private writesSinceAnalyze = 0;
@@ -103,17 +108,45 @@ export class EntityStore {
     return new Map(rows.map((r) => [r.id, toEntity(r)]));
   }
 
+  /** Runs a write in a transaction with the change listeners; afterCommit hooks run once it committed. */
+  private async changing<T>(
+    tenant: string,
+    fn: (tx: BrokerDatabase) => Promise<{ result: T; changes: Change[] }>,
+  ): Promise<T> {
+    const committed: Array<() => void> = [];
+    const result = await this.db.transaction(async (transaction) => {
+      const tx = transaction as BrokerDatabase;
+      const { result, changes } = await fn(tx);
+      if (changes.length) {
+        const now = new Date().toISOString();
+        for (const listener of this.listeners) {
+          const after = await listener.onChanges(tx, tenant, changes, now);
+          if (after) committed.push(after);
+        }
+      }
+      return result;
+    });
+    for (const after of committed) after();
+    return result;
+  }
+
   /** Inserts new entities; returns the ids that were inserted (an existing id is left alone). */
-  async insert(tenant: string, entities: StoredEntity[], db: BrokerDatabase = this.db): Promise<Set<string>> {
+  async insert(tenant: string, entities: StoredEntity[]): Promise<Set<string>> {
     if (entities.length === 0) return new Set();
-    await this.ensureTenant(tenant, db);
-    const rows = rowsOf<{ id: string }>(
-      await db.execute(
-        sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)} ON CONFLICT (tenant, id) DO NOTHING RETURNING id`,
-      ),
-    );
-    this.noteWrites(rows.length);
-    return new Set(rows.map((r) => r.id));
+    return this.changing(tenant, async (tx) => {
+      await this.ensureTenant(tenant, tx);
+      const rows = rowsOf<{ id: string }>(
+        await tx.execute(
+          sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${values(tenant, entities)} ON CONFLICT (tenant, id) DO NOTHING RETURNING id`,
+        ),
+      );
+      this.noteWrites(rows.length);
+      const inserted = new Set(rows.map((r) => r.id));
+      return {
+        result: inserted,
+        changes: entities.filter((e) => inserted.has(e.id)).map((after) => ({ after })),
+      };
+    });
   }
 
   /** Writes entities whole, inserting or replacing. */
@@ -146,14 +179,16 @@ export class EntityStore {
       .finally(() => (this.analyzing = false));
   }
 
-  async remove(tenant: string, ids: string[], db: BrokerDatabase = this.db): Promise<Set<string>> {
+  async remove(tenant: string, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = rowsOf<{ id: string }>(
-      await db.execute(
-        sql`DELETE FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) RETURNING id`,
-      ),
-    );
-    return new Set(rows.map((r) => r.id));
+    return this.changing(tenant, async (tx) => {
+      const rows = rowsOf<Row>(
+        await tx.execute(
+          sql`DELETE FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) RETURNING ${columns}`,
+        ),
+      );
+      return { result: new Set(rows.map((r) => r.id)), changes: rows.map((r) => ({ before: toEntity(r) })) };
+    });
   }
 
   /** Runs fn on the locked current state of some entities and writes what it returns. */
@@ -162,11 +197,11 @@ export class EntityStore {
     ids: string[],
     fn: (current: Map<string, StoredEntity>) => { write: StoredEntity[]; result: T },
   ): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      const current = await this.getMany(tenant, ids, tx as BrokerDatabase, true);
+    return this.changing(tenant, async (tx) => {
+      const current = await this.getMany(tenant, ids, tx, true);
       const { write, result } = fn(current);
-      await this.write(tenant, write, tx as BrokerDatabase);
-      return result;
+      await this.write(tenant, write, tx);
+      return { result, changes: write.map((after) => ({ before: current.get(after.id), after })) };
     });
   }
 

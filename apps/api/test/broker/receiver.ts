@@ -1,0 +1,122 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Fastify, { type FastifyInstance } from "fastify";
+import { ngsiLdBroker, type BrokerOptions } from "@orrery/broker";
+import { openTestStorage } from "../support/harness.ts";
+import type { Storage } from "../../src/storage/database.ts";
+import type { TestApp } from "../support/harness.ts";
+import { ngsi } from "./ngsi.ts";
+
+/** A notification as a real HTTP receiver got it. */
+export interface Received {
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: any;
+}
+
+/**
+ * A notification receiver on 127.0.0.1 (node:http). `answer` decides each response: a status
+ * code, or "hang" to never answer. `next(n)` resolves once n notifications have arrived in total.
+ */
+export class Receiver {
+  readonly received: Received[] = [];
+  answer: (n: number) => number | "hang" = () => 204;
+  private server?: Server;
+  private waiters: Array<{ n: number; resolve: () => void }> = [];
+  port = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/notify`;
+  }
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk) => (text += chunk));
+      req.on("end", () => {
+        const answer = this.answer(this.received.length + 1);
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // kept as text
+        }
+        if (answer !== "hang") {
+          this.received.push({ url: req.url ?? "", headers: req.headers, body });
+          res.statusCode = answer;
+          res.end();
+          for (const w of this.waiters.filter((w) => this.received.length >= w.n)) w.resolve();
+          this.waiters = this.waiters.filter((w) => this.received.length < w.n);
+        } else this.hung++;
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, "127.0.0.1", resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  hung = 0;
+
+  /** Waits until n notifications in total have been received (the test's timeout bounds it). */
+  next(n = this.received.length + 1): Promise<Received> {
+    if (this.received.length >= n) return Promise.resolve(this.received[n - 1]!);
+    return new Promise((resolve) => this.waiters.push({ n, resolve: () => resolve(this.received[n - 1]!) }));
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Polls until check() is truthy (bounded by the test's timeout); no timing is asserted. */
+export async function eventually<T>(check: () => Promise<T> | T, everyMs = 25): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * The broker plugin alone on a bare Fastify, over the test database of this run's driver, with
+ * options of the test's choosing (small retry delays, short timeouts).
+ */
+export async function startPluginBroker(
+  options: Partial<BrokerOptions> = {},
+  existing?: { storage: Storage; dataDir: string },
+): Promise<{
+  app: FastifyInstance;
+  storage: Storage;
+  dataDir: string;
+  call: ReturnType<typeof ngsi>;
+  close(): Promise<void>;
+}> {
+  const dataDir = existing?.dataDir ?? mkdtempSync(join(tmpdir(), "orrery-broker-test-"));
+  const opened = existing
+    ? { storage: existing.storage, drop: async () => {} }
+    : await openTestStorage(dataDir);
+  const app = Fastify({ logger: { level: "warn" } });
+  await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db: opened.storage.db, ...options });
+  await app.ready();
+  return {
+    app,
+    storage: opened.storage,
+    dataDir,
+    call: ngsi({ app } as unknown as TestApp),
+    async close() {
+      await app.close();
+      if (!existing) {
+        await opened.storage.close();
+        await opened.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
