@@ -1,12 +1,13 @@
 import { buildApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { loadDemoContextData } from "./demo/demo-context-data.ts";
 import { loadDemoData } from "./demo/demo-data.ts";
 import { demoUsers } from "./auth/providers/dev.ts";
 import { openStorage } from "./storage/database.ts";
 
 const config = loadConfig(process.env, process.argv.slice(2));
 const storage = await openStorage(config);
-const { app, records } = await buildApp(config, storage);
+const { app, records, sessions } = await buildApp(config, storage);
 
 if (config.loadDemo) {
   const loaded = await loadDemoData(storage.db, records, config);
@@ -22,6 +23,16 @@ process.once("SIGINT", close);
 process.once("SIGTERM", close);
 
 await app.listen({ port: config.port, host: config.host });
+
+if (config.loadDemo) {
+  // Context data goes through the API and the broker over HTTP, so the server must be listening.
+  try {
+    if (await loadDemoContextData(storage.db, records, sessions, config, app.log))
+      app.log.info("demo workspaces loaded: Supermarket, Farm, Smart city");
+  } catch (err) {
+    app.log.error({ err }, "demo context data could not be loaded");
+  }
+}
 
 const lines = [
   "",

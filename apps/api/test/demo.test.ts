@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { platformKinds } from "@orrery/model";
+import { freePort } from "../../../test/fakes/browser.ts";
+import { loadDemoContextData } from "../src/demo/demo-context-data.ts";
 import { loadDemoData } from "../src/demo/demo-data.ts";
-import { driver, useTestApp } from "./support/harness.ts";
+import { client, driver, startTestApp, useTestApp } from "./support/harness.ts";
 
 const ctx = useTestApp();
 
@@ -30,5 +32,40 @@ describe(`demo data (${driver})`, () => {
 
     expect(await loadDemoData(t.storage.db, t.records, t.config)).toBe(false);
     expect(await counts()).toEqual({ ...first, "data-actions": first["data-actions"] - 1 });
+  });
+});
+
+describe(`demo context data (${driver})`, () => {
+  it("loads three workspaces on the embedded broker, with discovered models and an hour of history, once", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const t = await startTestApp({ PORT: String(port), PUBLIC_URL: base });
+    try {
+      await t.app.listen({ port, host: "127.0.0.1" });
+      await loadDemoData(t.storage.db, t.records, t.config);
+      expect(await loadDemoContextData(t.storage.db, t.records, t.sessions, t.config, t.app.log)).toBe(true);
+      const api = client(t, await t.tokenFor("viewer"));
+      const workspaces = (await api("GET", "/api/workspaces")).body;
+      expect(workspaces.map((w: { name: string }) => w.name)).toEqual(["Farm", "Smart city", "Supermarket"]);
+      const market = workspaces.find((w: { name: string }) => w.name === "Supermarket");
+      expect(market).toMatchObject({ dataModelUpToDate: true, dataModelVersion: 2 });
+      const path = `/api/workspace/${market.id}`;
+      const types = (await api("GET", `${path}/types`)).body;
+      expect(types.map((t: { name: string }) => t.name)).toEqual([
+        "Building",
+        "Product",
+        "Shelf",
+        "StockOrder",
+      ]);
+      const shelves = await api("GET", `${path}/entities?type=Shelf&count=true`);
+      expect(shelves.headers["x-total-count"]).toBe("10");
+      const located = (await api("GET", `${path}/properties`)).body.find(
+        (p: { name: string; hasProperty?: string }) => p.name === "locatedIn" && !p.hasProperty,
+      );
+      expect(located.relationshipType).toBe(types.find((t: { name: string }) => t.name === "Building").id);
+      expect(await loadDemoContextData(t.storage.db, t.records, t.sessions, t.config, t.app.log)).toBe(false);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { eq } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { contextBrokers, services, temporalServices } from "@orrery/model";
+import { NgsiLdClient, type Entity } from "@orrery/ngsi-ld";
+import type { Sessions } from "../auth/sessions.ts";
+import type { Config } from "../config.ts";
+import type { Records } from "../resources/records.ts";
+import type { Database } from "../storage/database.ts";
+import { settings } from "../storage/schema.ts";
+
+const MARK = "demo-context-data-loaded";
+const dataDir = resolve(import.meta.dirname, "../../demo");
+
+/** The demo workspaces: entities copied from public tutorials and Smart Data Models (demo/SOURCES.md). */
+const demoWorkspaces = [
+  {
+    name: "Supermarket",
+    description:
+      "Stores, shelves, products and a stock order (FIWARE Relationships and Linked Data tutorial).",
+    dataModelName: "supermarket",
+    tenant: "supermarket",
+    files: ["supermarket.json"],
+    temporal: { type: "Shelf", attribute: "numberOfItems" },
+  },
+  {
+    name: "Farm",
+    description: "Buildings, people and sensors of a farm (FIWARE Entity Relationships tutorial).",
+    dataModelName: "farm",
+    tenant: "farm",
+    files: ["farm.json"],
+    temporal: { type: "Building", attribute: "temperature" },
+  },
+  {
+    name: "Smart city",
+    description: "Smart Data Models examples: a streetlight, an air quality observation and a building.",
+    dataModelName: "smart-city",
+    tenant: "smartcity",
+    files: ["sdm-Streetlight.json", "sdm-AirQualityObserved.json", "sdm-Building.json"],
+    temporal: { type: "AirQualityObserved", attribute: "temperature" },
+  },
+];
+
+function entitiesOf(file: string): Entity[] {
+  const parsed = JSON.parse(readFileSync(resolve(dataDir, file), "utf8")) as Entity | Entity[];
+  // The examples name remote contexts; nothing is fetched at run time, so they load with the core context.
+  return [parsed].flat().map(({ "@context": _dropped, ...entity }) => entity as Entity);
+}
+
+/**
+ * Context data for the demo, on first start after the platform demo: one workspace per data set on
+ * the embedded broker (each on its own tenant), entities loaded, the data model auto-discovered and
+ * generated, one temporal property with an hour of history. Done through the public API over HTTP,
+ * as a user would, with a short-lived session; once only.
+ */
+export async function loadDemoContextData(
+  db: Database,
+  records: Records,
+  sessions: Sessions,
+  config: Config,
+  log: FastifyBaseLogger,
+): Promise<boolean> {
+  const [done] = await db.select().from(settings).where(eq(settings.key, MARK));
+  if (done) return false;
+  const broker = (await records.list(contextBrokers)).find((b) => b.implementationName === "orrery");
+  const service = (await records.list(services)).find(
+    (s) => s.hasContextBroker === broker?.id && s.authorizationRequired !== true,
+  );
+  const temporal = (await records.list(temporalServices)).find((t) => t.temporalServiceType === "ngsi-ld");
+  if (!broker || !service || !temporal) {
+    log.info("demo context data skipped: the embedded broker's demo service is gone");
+    return false;
+  }
+  const { token } = await sessions.create({
+    subject: "orrery-demo-loader",
+    username: "demo loader",
+    provider: "system",
+    permissions: ["GET", "POST", "PUT", "DELETE"].map((action) => ({ action, resource: "^/api/.*" })),
+    expiresAt: new Date(Date.now() + 10 * 60_000),
+  });
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${config.publicUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const result = (await response.json().catch(() => ({}))) as any;
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${result.detail ?? ""}`);
+    return result;
+  };
+
+  for (const demo of demoWorkspaces) {
+    const workspace = await api("POST", "/api/workspaces", {
+      name: demo.name,
+      description: demo.description,
+      dataModelName: demo.dataModelName,
+      hasService: service.id,
+      contextBrokerTenant: demo.tenant,
+      temporalServices: [temporal.id],
+    });
+    const path = `/api/workspace/${workspace.id}`;
+    const client = new NgsiLdClient({
+      baseUrl: config.publicUrl,
+      implementationName: "orrery",
+      tenant: demo.tenant,
+      label: String(broker.name),
+    });
+    const entities = demo.files.flatMap(entitiesOf);
+    const result = await client.batchUpsert(entities);
+    if (result.errors.length)
+      log.warn({ errors: result.errors.map((e) => e.entityId) }, "some demo entities were refused");
+    await api("POST", `${path}/data-model/generate`);
+    await api("POST", `${path}/data-model/auto-discover`);
+
+    // One temporal property, with a value every five minutes over the last hour.
+    const type = (await api("GET", `${path}/types`)).find((t: any) => t.name === demo.temporal.type);
+    const property = (await api("GET", `${path}/properties`)).find(
+      (p: any) => p.hasType === type?.id && p.name === demo.temporal.attribute && !p.hasProperty,
+    );
+    if (property) {
+      const { id: _id, ...fields } = property;
+      await api("PUT", `${path}/properties/${property.id}`, {
+        ...fields,
+        temporal: true,
+        temporalServices: [temporal.id],
+      });
+      const target = entities.find((e) => e.type === demo.temporal.type && e[demo.temporal.attribute]);
+      const start = Number(((target?.[demo.temporal.attribute] as { value?: number }) ?? {}).value ?? 10);
+      for (let i = 12; target && i >= 0; i--) {
+        const observedAt = new Date(Date.now() - i * 5 * 60_000).toISOString();
+        const value = Math.round((start + Math.sin(i / 2) * 3 + (12 - i) * 0.2) * 10) / 10;
+        await client.appendAttributes(target.id, {
+          [demo.temporal.attribute]: { type: "Property", value, observedAt },
+        });
+      }
+    }
+    await api("POST", `${path}/data-model/generate`);
+  }
+  await sessions.revoke(token);
+  await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
+  return true;
+}
