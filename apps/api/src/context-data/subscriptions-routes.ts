@@ -16,8 +16,28 @@ const entitySelector = z
   .object({ id: uri.optional(), idPattern: text.optional(), type: text.optional() })
   .refine((e) => e.id || e.idPattern || e.type, "needs an id, an idPattern or a type");
 
+/** Drops empty strings, arrays and objects, as the spec asks ("empty fields omitted"). */
+function withoutEmpty<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutEmpty) as T;
+  if (!value || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const cleaned = withoutEmpty(v);
+    const empty =
+      cleaned === "" ||
+      cleaned === undefined ||
+      (Array.isArray(cleaned) && cleaned.length === 0) ||
+      (cleaned &&
+        typeof cleaned === "object" &&
+        !Array.isArray(cleaned) &&
+        Object.keys(cleaned).length === 0);
+    if (!empty) out[k] = cleaned;
+  }
+  return out as T;
+}
+
 /** The spec's subscription fields; the broker keeps the status members up to date. */
-const subscriptionInput = z.object({
+const subscriptionFields = z.object({
   id: uri.optional(),
   type: z.literal("Subscription").default("Subscription"),
   subscriptionName: text.optional(),
@@ -49,29 +69,11 @@ const subscriptionInput = z.object({
   throttling: z.number().int().min(1).optional(),
   lang: text.optional(),
 });
-const updateInput = subscriptionInput.omit({ id: true, type: true }).partial();
+// "Empty fields omitted" (spec): an empty text, list or object is dropped before validation.
+const subscriptionInput = z.preprocess(withoutEmpty, subscriptionFields);
+const updateInput = z.preprocess(withoutEmpty, subscriptionFields.omit({ id: true, type: true }).partial());
 
 const subscription = z.record(z.string(), z.unknown());
-
-/** Drops empty strings, arrays and objects, as the spec asks ("empty fields omitted"). */
-function withoutEmpty<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(withoutEmpty) as T;
-  if (!value || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const cleaned = withoutEmpty(v);
-    const empty =
-      cleaned === "" ||
-      cleaned === undefined ||
-      (Array.isArray(cleaned) && cleaned.length === 0) ||
-      (cleaned &&
-        typeof cleaned === "object" &&
-        !Array.isArray(cleaned) &&
-        Object.keys(cleaned).length === 0);
-    if (!empty) out[k] = cleaned;
-  }
-  return out as T;
-}
 
 const typesOf = (s: Record<string, unknown>) =>
   ((s.entities as Array<{ type?: string }> | undefined) ?? []).map((e) => e.type);
@@ -128,7 +130,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
     },
     async (request, reply) => {
       const client = await broker(request.params.workspaceId, request);
-      const input = withoutEmpty(request.body);
+      const input = request.body;
       const id = input.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
       const created = await viaBroker(async () => {
         await client.createSubscription({ ...input, id });
@@ -147,7 +149,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
       const client = await broker(request.params.workspaceId, request);
       const { subscriptionId } = request.params;
       return viaBroker(async () => {
-        await client.updateSubscription(subscriptionId, withoutEmpty(request.body));
+        await client.updateSubscription(subscriptionId, request.body);
         return client.getSubscription(subscriptionId);
       });
     },
