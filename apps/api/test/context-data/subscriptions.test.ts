@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listen, readBody } from "../../../../test/fakes/http.ts";
 import { driver } from "../support/harness.ts";
 import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
 
@@ -73,5 +74,49 @@ describe(`subscriptions through the API, on the embedded broker (${driver})`, ()
     const res = await ctx.api("GET", `${ws.path}/subscriptions?type=Building`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);
+  });
+});
+
+describe(`notifications of a subscription made through the API (${driver})`, () => {
+  it("delivers the changed entity to the endpoint, in keyValues with the workspace's short names, and counts it", async () => {
+    const received: Array<{ headers: Record<string, unknown>; body: any }> = [];
+    const receiver = await listen(async (req, res) => {
+      received.push({ headers: req.headers, body: JSON.parse(await readBody(req)) });
+      res.writeHead(200).end();
+    });
+    try {
+      const ws = await ctx.another();
+      const sub = await ctx.api(
+        "POST",
+        `${ws.path}/subscriptions`,
+        subscription("Building", {
+          throttling: undefined,
+          notification: { format: "keyValues", endpoint: { uri: `${receiver.url}/notify` } },
+        }),
+      );
+      expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+      await ctx.api("POST", `${ws.path}/entities`, {
+        id: "urn:ngsi-ld:Building:watched",
+        type: "Building",
+        temperature: { type: "Property", value: 19 },
+      });
+      for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(received).toHaveLength(1);
+      expect(received[0]!.body).toMatchObject({
+        type: "Notification",
+        subscriptionId: sub.body.id,
+        data: [{ id: "urn:ngsi-ld:Building:watched", type: "Building", temperature: 19 }],
+      });
+      let status: any;
+      for (let i = 0; i < 100; i++) {
+        status = (await ctx.api("GET", `${ws.path}/subscriptions/${encodeURIComponent(sub.body.id)}`)).body;
+        if (status.notification?.timesSent >= 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status.notification).toMatchObject({ timesSent: 1 });
+      expect(Date.parse(status.notification.lastSuccess)).not.toBeNaN();
+    } finally {
+      await receiver.close();
+    }
   });
 });
