@@ -1,5 +1,6 @@
 /**
- * API CRUD benchmark, on PGlite and on PostgreSQL: over real HTTP on 127.0.0.1, create N context
+ * API CRUD benchmark, on PGlite and on PostgreSQL: the API in its own process (as `npm start` runs
+ * it), called over real HTTP on 127.0.0.1 from this one: create N context
  * brokers, read each one, list all of them; then, on a fresh database, the same N inserts straight
  * through Drizzle. Prints a table and writes bench/results/api-crud.json.
  *
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
-import { startApi } from "./lib/api.ts";
+import { startApiProcess } from "./lib/api.ts";
 import { cleanupAll } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
@@ -69,12 +70,13 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
   try {
     driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
     result.source = driver.source;
-    const apiDb = await driver.fresh();
+    const apiDb = await driver.vacant();
     closers.push(apiDb.dispose);
     const directDb = await driver.fresh();
     closers.push(directDb.dispose);
-    result.serverVersion = apiDb.storage.version;
-    const api = await startApi(apiDb.storage, apiDb.dataDir);
+    result.serverVersion = directDb.storage.version;
+    // The API in its own process, as users run it: the load generator's HTTP client is not in its thread.
+    const api = await startApiProcess(apiDb);
     closers.push(api.close);
     const db = directDb.storage.db;
 

@@ -1,4 +1,6 @@
-import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
+import { join } from "node:path";
 import { buildApp } from "../../apps/api/src/app.ts";
 import { loadPolicy } from "../../apps/api/src/auth/policy.ts";
 import type { Sessions } from "../../apps/api/src/auth/sessions.ts";
@@ -54,4 +56,73 @@ export async function adminToken(sessions: Sessions, config: Config): Promise<st
     expiresAt: new Date(Date.now() + 3600_000),
   });
   return token;
+}
+
+/**
+ * The API as users run it: its own Node process (`tsx apps/api/src/main.ts`), so the load
+ * generator's HTTP client does not share the server's thread. Signs in as the dev admin.
+ */
+export async function startApiProcess(place: { dataDir: string; databaseUrl?: string }): Promise<RunningApi> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
+    cwd: join(import.meta.dirname, "../.."),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: place.dataDir,
+      DATABASE_URL: place.databaseUrl ?? "",
+      LOG_LEVEL: "warn",
+      AUTH_PROVIDER: "dev",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const close = onCleanup(async () => {
+    child.kill("SIGTERM");
+    await exited;
+  });
+  for (let waited = 0; ; waited += 200) {
+    const up = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (child.exitCode !== null || waited > 60_000) throw new Error("the API process did not start");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const login = await fetch(`${base}/api/auth/dev-token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "admin" }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  return {
+    async call(method, path, expect, body) {
+      const res = await fetch(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== expect) {
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+      }
+      return text;
+    },
+    close,
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -15,12 +15,21 @@ export interface Fresh {
   dispose(): Promise<void>;
 }
 
+/** A new database not opened here, for a server in another process to open (and migrate). */
+export interface Vacant {
+  dataDir: string;
+  databaseUrl?: string;
+  dispose(): Promise<void>;
+}
+
 export interface Driver {
   name: DriverName;
   /** Where the server comes from, for the report. */
   source: string;
   /** A new, empty, migrated database (and a new temp DATA_DIR for the encryption key / PGlite). */
   fresh(): Promise<Fresh>;
+  /** A new, empty database for another process: a temp DATA_DIR, and a database on PostgreSQL. */
+  vacant(): Promise<Vacant>;
   close(): Promise<void>;
 }
 
@@ -46,6 +55,10 @@ export function pgliteDriver(): Driver {
           await remove();
         },
       };
+    },
+    async vacant() {
+      const { dir, remove } = tempDir();
+      return { dataDir: dir, dispose: remove };
     },
     close: async () => {},
   };
@@ -91,22 +104,32 @@ export async function postgresDriver(): Promise<Driver> {
   return {
     name: "postgresql",
     source,
-    async fresh() {
+    async vacant() {
       const { dir, remove } = tempDir();
       const name = `orrery_bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
       await admin(serverUrl, `CREATE DATABASE ${name}`);
       const drop = onCleanup(() => dropDatabase(serverUrl, name));
       const dbUrl = new URL(serverUrl);
       dbUrl.pathname = `/${name}`;
-      const storage = await openStorage({ dataDir: dir, databaseUrl: dbUrl.toString() });
+      return {
+        dataDir: dir,
+        databaseUrl: dbUrl.toString(),
+        dispose: async () => {
+          await drop();
+          await remove();
+        },
+      };
+    },
+    async fresh() {
+      const { dataDir: dir, databaseUrl, dispose: disposeVacant } = await this.vacant();
+      const storage = await openStorage({ dataDir: dir, databaseUrl });
       const close = onCleanup(() => storage.close());
       return {
         storage,
         dataDir: dir,
         dispose: async () => {
           await close();
-          await drop();
-          await remove();
+          await disposeVacant();
         },
       };
     },
