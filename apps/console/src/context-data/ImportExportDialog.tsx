@@ -369,7 +369,9 @@ export default function ImportExportDialog(props: {
   const { t } = useTranslation();
   const can = useCan();
   const canImport = can.can("POST", paths.entities(props.workspaceId));
-  const [tab, setTab] = useState(canImport ? "import" : "export");
+  // Import first when allowed (the permissions may still be loading when the dialog opens).
+  const [chosen, setTab] = useState<string | null>(null);
+  const tab = chosen ?? (canImport ? "import" : "export");
   return (
     <Modal show onHide={props.onClose} size="lg" aria-labelledby="import-export-title">
       <Modal.Header closeButton closeLabel={t("common.close")}>

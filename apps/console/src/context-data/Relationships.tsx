@@ -39,7 +39,7 @@ function RelationshipGroups(props: {
   const typeName = (id: string) => props.types.find((type) => type.id === id)?.name ?? id;
   return (
     <>
-      <Nav variant="pills" className="mb-2 flex-wrap" aria-label={props.label}>
+      <Nav as="nav" variant="pills" className="mb-2 flex-wrap" aria-label={props.label}>
         {props.groups.map((group) => (
           <Nav.Item key={group.typeId}>
             <Nav.Link

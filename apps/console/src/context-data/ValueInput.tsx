@@ -113,7 +113,7 @@ export function ValueInput(props: {
       <>
         <Form.Group className="mb-2" controlId={`${idPrefix}-geoType`}>
           <Form.Label>
-            {t("entities.geometryTypeOf", { name: props.label })}
+            {t("entities.geometryTypeOf", { name: property.name })}
             {star}
           </Form.Label>
           <Form.Select
@@ -132,7 +132,7 @@ export function ValueInput(props: {
         </Form.Group>
         <Form.Group className="mb-2" controlId={`${idPrefix}-coordinates`}>
           <Form.Label>
-            {t("entities.coordinatesOf", { name: props.label })}
+            {t("entities.coordinatesOf", { name: property.name })}
             {star}
           </Form.Label>
           <Form.Control

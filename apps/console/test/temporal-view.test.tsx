@@ -1,0 +1,100 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { TemporalView } from "../src/context-data/TemporalView.tsx";
+import { routePaths, routeTo } from "../src/routes.ts";
+import { building, modelRoutes, mockContextApi, T, type RawAnswer } from "./context-data-support.tsx";
+import { renderAt, settled } from "./support.tsx";
+
+const servicePath = `/workspace/ws1/temporal-entities/${building.id}/properties/urn:ngsi-ld:Property:temperature/temporal-services/urn:ngsi-ld:TemporalService:ts1`;
+
+function renderView(answer: RawAnswer) {
+  const calls = mockContextApi({
+    ...modelRoutes,
+    [`GET /workspace/ws1/entities/${building.id}`]: { body: building },
+    "GET /temporal-services": { body: [{ id: "urn:ngsi-ld:TemporalService:ts1", name: "Mintaka" }] },
+    [`GET ${servicePath}`]: answer,
+  });
+  const url = routeTo("temporalEntities.properties.show", {
+    workspaceId: "ws1",
+    typeId: T.building,
+    entityId: building.id,
+    propertyId: "urn:ngsi-ld:Property:temperature",
+  });
+  const view = renderAt(url, routePaths["temporalEntities.properties.show"]!, <TemporalView />);
+  return { calls, ...view };
+}
+
+describe("temporal view", () => {
+  it("asks for the last hour in UTC and lists the values newest first", async () => {
+    const { calls, client } = renderView({
+      body: {
+        id: building.id,
+        data: [
+          {
+            type: "Property",
+            value: 20,
+            observedAt: "2025-01-31T10:00:00Z",
+            unit: { type: "Property", value: "CEL" },
+          },
+          { type: "Property", value: 22, observedAt: "2025-01-31T10:20:00Z" },
+          { type: "Property", value: 21, observedAt: "2025-01-31T10:10:00Z" },
+        ],
+      },
+    });
+    await settled(client);
+    const table = await screen.findByRole("table", { name: "Values over time" });
+    const dates = within(table)
+      .getAllByRole("row")
+      .slice(1)
+      .map((r) => r.querySelector("td")!.textContent);
+    expect(dates).toEqual(["2025-01-31T10:20:00Z", "2025-01-31T10:10:00Z", "2025-01-31T10:00:00Z"]);
+    expect(within(table).getByRole("columnheader", { name: "unit" })).toBeInTheDocument();
+    expect(within(table).getByText("CEL")).toBeInTheDocument();
+    expect(screen.getByTestId("temporal-scroll")).toHaveStyle({ maxHeight: "500px" });
+    // The window: from an hour ago to now, in unix seconds; the inputs show it in UTC.
+    const call = calls.find((c) => c.path === servicePath)!;
+    const from = Number(call.query.get("fromTime"));
+    const to = Number(call.query.get("toTime"));
+    expect(to - from).toBe(3600);
+    expect(Math.abs(to - Date.now() / 1000)).toBeLessThan(120);
+    expect(screen.getByLabelText("To (UTC)")).toHaveValue(new Date(to * 1000).toISOString().slice(0, 16));
+    expect(screen.getByLabelText("Temporal service")).toHaveDisplayValue("Mintaka");
+  });
+
+  it("asks again for the window typed in, on Apply", async () => {
+    const { calls, user, client } = renderView({ body: { data: [] } });
+    await settled(client);
+    expect(await screen.findByText("No value in this window.")).toBeInTheDocument();
+    const from = screen.getByLabelText("From (UTC)");
+    await user.clear(from);
+    await user.type(from, "2025-01-31T09:00");
+    const to = screen.getByLabelText("To (UTC)");
+    await user.clear(to);
+    await user.type(to, "2025-01-31T11:00");
+    await user.click(screen.getByRole("button", { name: "Apply" }));
+    await waitFor(() =>
+      expect(
+        calls
+          .filter((c) => c.path === servicePath)
+          .at(-1)!
+          .query.get("fromTime"),
+      ).toBe(String(Date.UTC(2025, 0, 31, 9) / 1000)),
+    );
+    expect(
+      calls
+        .filter((c) => c.path === servicePath)
+        .at(-1)!
+        .query.get("toTime"),
+    ).toBe(String(Date.UTC(2025, 0, 31, 11) / 1000));
+  });
+
+  it("shows an API error in the error alert instead of crashing", async () => {
+    const { client } = renderView({
+      status: 502,
+      body: { title: "Bad gateway", detail: "mintaka: connection refused" },
+    });
+    await settled(client);
+    expect(await screen.findByTestId("error-alert")).toHaveTextContent("Bad gateway");
+    expect(screen.getByRole("button", { name: "Apply" })).toBeInTheDocument();
+  });
+});
