@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { registerBatchRoutes } from "./batch.ts";
 import { DeliveryWorker, defaultDeliveryOptions, type DeliveryOptions } from "./delivery.ts";
+import { History } from "./history.ts";
 import { Notifier } from "./notifier.ts";
 import { periodicNotifications } from "./periodic.ts";
 import { ContextResolver } from "./contexts.ts";
@@ -11,6 +12,8 @@ import { registerQueryRoutes } from "./query.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
 import { SubscriptionStore } from "./subscription-store.ts";
 import { registerSubscriptionRoutes } from "./subscriptions.ts";
+import { TemporalStore } from "./temporal-store.ts";
+import { registerTemporalRoutes } from "./temporal.ts";
 
 export interface BrokerOptions {
   /** The host's Drizzle database (PGlite or node-postgres), with brokerMigrations applied. */
@@ -30,6 +33,8 @@ export interface BrokerOptions {
    * outbox table for another process to deliver.
    */
   notifications?: Partial<DeliveryOptions> & { enabled?: boolean };
+  /** Most instances per attribute a temporal query returns (more is 206 Partial Content). Default 1000. */
+  temporalInstanceCap?: number;
 }
 
 /** What the route modules share. */
@@ -41,6 +46,7 @@ export interface Broker {
   contexts: ContextResolver;
   pageSizeCap: number;
   defaultLimit: number;
+  temporalInstanceCap: number;
   /** The mount prefix, for Location headers. */
   prefix: string;
 }
@@ -64,6 +70,7 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
     }),
     pageSizeCap: options.pageSizeCap ?? 1000,
     defaultLimit: Math.min(options.defaultLimit ?? 20, options.pageSizeCap ?? 1000),
+    temporalInstanceCap: options.temporalInstanceCap ?? 1000,
     prefix: app.prefix,
   };
   await broker.contexts.core;
@@ -75,7 +82,8 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
     app.log,
   );
   worker.periodic = periodicNotifications(options.db, broker.store);
-  broker.store.listeners.push(new Notifier(broker.subscriptions, worker.wake));
+  const temporal = new TemporalStore(options.db);
+  broker.store.listeners.push(new History(temporal), new Notifier(broker.subscriptions, worker.wake));
   broker.onSubscriptionChange = worker.wake;
   if (options.notifications?.enabled !== false) {
     app.addHook("onReady", async () => worker.start());
@@ -119,6 +127,7 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   registerBatchRoutes(app, broker);
   registerDiscoveryRoutes(app, broker);
   registerSubscriptionRoutes(app, broker);
+  registerTemporalRoutes(app, broker, temporal);
 
   const noOperation = (method: string, url: string) =>
     new NgsiLdError("ResourceNotFound", `no NGSI-LD operation ${method} ${url.split("?")[0]} in this broker`);

@@ -13,6 +13,11 @@
  *   the delivery status it keeps up to date.
  * - broker_notifications (0002): the outbox. A notification is enqueued in the transaction of the
  *   entity change that caused it and deleted once delivered or given up (delivery.ts).
+ * - broker_temporal_entities and broker_attribute_instances (0003): the temporal history. Every
+ *   attribute instance a change writes becomes a row, in the transaction of the change
+ *   (history.ts); the registry lists the entities that have a history, also after the entity
+ *   itself was deleted. observed_at is the instance's observedAt, else its modifiedAt. The
+ *   migration starts the history of existing entities with their current instances.
  *
  * The runner splits each migration on ";": no statement may contain one.
  */
@@ -70,6 +75,46 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
       );
       CREATE INDEX broker_notifications_due ON broker_notifications (next_attempt_at, id);
       CREATE INDEX broker_notifications_subscription ON broker_notifications (tenant, subscription_id)
+    `,
+  },
+  {
+    name: "broker_0003_temporal",
+    sql: `
+      CREATE TABLE broker_temporal_entities (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        types text[] NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, id)
+      );
+      CREATE INDEX broker_temporal_entities_types ON broker_temporal_entities USING gin (types);
+      CREATE TABLE broker_attribute_instances (
+        tenant text NOT NULL,
+        entity_id text NOT NULL,
+        entity_types text[] NOT NULL,
+        attribute text NOT NULL,
+        dataset_id text NOT NULL DEFAULT '',
+        instance_id text NOT NULL,
+        observed_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL,
+        value jsonb NOT NULL
+      );
+      CREATE INDEX broker_attribute_instances_entity
+        ON broker_attribute_instances (tenant, entity_id, attribute, observed_at);
+      CREATE INDEX broker_attribute_instances_time ON broker_attribute_instances (tenant, observed_at);
+      INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
+        SELECT tenant, id, types, created_at FROM broker_entities;
+      INSERT INTO broker_attribute_instances
+        (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+        SELECT e.tenant, e.id, e.types, a.key, coalesce(i->>'datasetId', ''),
+               'urn:ngsi-ld:attribute:instance:' || gen_random_uuid(),
+               coalesce((i->>'observedAt')::timestamptz, (i->>'modifiedAt')::timestamptz, e.modified_at),
+               coalesce((i->>'createdAt')::timestamptz, e.created_at),
+               coalesce((i->>'modifiedAt')::timestamptz, e.modified_at), i
+        FROM broker_entities e
+        CROSS JOIN LATERAL jsonb_each(e.attrs) AS a(key, instances)
+        CROSS JOIN LATERAL jsonb_array_elements(a.instances) AS i
     `,
   },
 ];

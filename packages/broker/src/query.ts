@@ -23,13 +23,13 @@ import { parseTypeQuery, typeCondition, type TypeNode } from "./type-query.ts";
 
 /** Query Entities (5.7.2) by GET /entities and by POST /entityOperations/query (6.23). */
 
-interface EntitySelector {
+export interface EntitySelector {
   types?: TypeNode;
   ids?: string[];
   idPattern?: string;
 }
 
-interface EntityQuery {
+export interface EntityQuery {
   /** Alternatives (any may match); empty = no selection by id or type. */
   selectors: EntitySelector[];
   attrs?: string[];
@@ -37,13 +37,13 @@ interface EntityQuery {
   geo?: GeoQuery;
 }
 
-interface Page {
+export interface Page {
   limit: number;
   offset: number;
   count: boolean;
 }
 
-function checkPattern(pattern: string): string {
+export function checkPattern(pattern: string): string {
   try {
     new RegExp(pattern);
   } catch {
@@ -62,7 +62,7 @@ function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undef
 }
 
 /** Runs a query: in SQL alone when it can, else SQL as a prefilter and the rest in JS. */
-async function runQuery(
+export async function runQuery(
   broker: Broker,
   ngsi: NgsiRequest,
   query: EntityQuery,

@@ -59,7 +59,7 @@ export function renderEntity(
   return out;
 }
 
-function renderInstance(instance: Instance, ctx: CompiledContext, options: RenderOptions): unknown {
+export function renderInstance(instance: Instance, ctx: CompiledContext, options: RenderOptions): unknown {
   const member = valueMemberOf[instance.type];
   const raw = instance[member];
   const value = member === "vocab" ? compactVocab(raw as string | string[], ctx) : raw;

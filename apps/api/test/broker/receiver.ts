@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ngsiLdBroker, type BrokerOptions } from "@orrery/broker";
-import { openTestStorage } from "../support/harness.ts";
-import type { Storage } from "../../src/storage/database.ts";
+import pg from "pg";
+import { driver } from "../support/harness.ts";
+import { openStorage, type Storage } from "../../src/storage/database.ts";
 import type { TestApp } from "../support/harness.ts";
 import { ngsi } from "./ngsi.ts";
 
@@ -85,6 +86,44 @@ export async function eventually<T>(check: () => Promise<T> | T, everyMs = 25): 
 }
 
 /**
+ * A fresh database of this run's driver. On PostgreSQL it is dropped without FORCE, retrying
+ * while the closed pool's connections are still going away (a forced drop would kill them
+ * mid-close: an unhandled 57P01 error in the pool).
+ */
+export async function openBrokerStorage(
+  dataDir: string,
+): Promise<{ storage: Storage; drop(): Promise<void> }> {
+  if (driver === "pglite") return { storage: await openStorage({ dataDir }), drop: async () => {} };
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `orrery_broker_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = async (statement: string) => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(statement);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    storage: await openStorage({ dataDir, databaseUrl: url.toString() }),
+    async drop() {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await admin(`DROP DATABASE IF EXISTS ${name}`);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "55006" || attempt >= 100) throw error;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    },
+  };
+}
+
+/**
  * The broker plugin alone on a bare Fastify, over the test database of this run's driver, with
  * options of the test's choosing (small retry delays, short timeouts).
  */
@@ -101,7 +140,7 @@ export async function startPluginBroker(
   const dataDir = existing?.dataDir ?? mkdtempSync(join(tmpdir(), "orrery-broker-test-"));
   const opened = existing
     ? { storage: existing.storage, drop: async () => {} }
-    : await openTestStorage(dataDir);
+    : await openBrokerStorage(dataDir);
   const app = Fastify({ logger: { level: "warn" } });
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db: opened.storage.db, ...options });
   await app.ready();

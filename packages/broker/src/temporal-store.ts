@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { sql, type SQL } from "drizzle-orm";
+import type { Instance } from "./model.ts";
+import { toPgArray, type BrokerDatabase } from "./storage.ts";
+import { rowsOf } from "./subscription-store.ts";
+
+/**
+ * The temporal history's tables (broker_temporal_entities, broker_attribute_instances; see
+ * migrations.ts). Instances are written as one statement per batch: the rows travel as one JSON
+ * parameter and jsonb_to_recordset unpacks them, which keeps large batches cheap to bind and parse.
+ */
+export interface HistoryInstance {
+  entityId: string;
+  types: string[];
+  attribute: string;
+  instance: Instance;
+}
+
+export type TimeProperty = "observedAt" | "createdAt" | "modifiedAt";
+
+export interface TimeQuery {
+  timerel?: "before" | "after" | "between";
+  timeAt?: string;
+  endTimeAt?: string;
+  timeproperty: TimeProperty;
+}
+
+export interface InstanceRow {
+  entity_id: string;
+  attribute: string;
+  instance_id: string;
+  time: string | Date;
+  value: Instance;
+}
+
+const timeColumn: Record<TimeProperty, SQL> = {
+  observedAt: sql.raw("observed_at"),
+  createdAt: sql.raw("created_at"),
+  modifiedAt: sql.raw("modified_at"),
+};
+
+/** The SQL condition of a temporal query's time window on the chosen time property. */
+export function timeCondition(t: TimeQuery): SQL | undefined {
+  const column = timeColumn[t.timeproperty];
+  if (t.timerel === "before") return sql`${column} < ${t.timeAt}::timestamptz`;
+  if (t.timerel === "after") return sql`${column} > ${t.timeAt}::timestamptz`;
+  if (t.timerel === "between")
+    return sql`${column} >= ${t.timeAt}::timestamptz AND ${column} < ${t.endTimeAt}::timestamptz`;
+  return undefined;
+}
+
+export class TemporalStore {
+  constructor(private readonly db: BrokerDatabase) {}
+
+  /** Records that entities have a history (their current types); returns the ids that were new. */
+  async register(
+    db: BrokerDatabase,
+    tenant: string,
+    entities: Array<{ id: string; types: string[] }>,
+    now: string,
+  ): Promise<Set<string>> {
+    if (entities.length === 0) return new Set();
+    const rows = rowsOf<{ id: string; inserted: boolean }>(
+      await db.execute(sql`
+        INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
+        SELECT ${tenant}, x.id, x.types::text[], ${now}::timestamptz
+        FROM jsonb_to_recordset(${JSON.stringify(entities.map((e) => ({ id: e.id, types: toPgArray(e.types) })))}::jsonb)
+          AS x(id text, types text)
+        ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types
+          WHERE broker_temporal_entities.types IS DISTINCT FROM excluded.types
+        RETURNING id, (xmax = 0) AS inserted`),
+    );
+    return new Set(rows.filter((r) => r.inserted).map((r) => r.id));
+  }
+
+  /** Appends instances to the history (in the caller's transaction). */
+  async append(db: BrokerDatabase, tenant: string, instances: HistoryInstance[]): Promise<void> {
+    for (let i = 0; i < instances.length; i += 5000) {
+      const rows = instances.slice(i, i + 5000).map(({ entityId, types, attribute, instance }) => {
+        const modified = instance.modifiedAt!;
+        return {
+          e: entityId,
+          t: toPgArray(types),
+          a: attribute,
+          d: instance.datasetId ?? "",
+          i: `urn:ngsi-ld:attribute:instance:${randomUUID()}`,
+          o: instance.observedAt ?? modified,
+          c: instance.createdAt ?? modified,
+          m: modified,
+          v: instance,
+        };
+      });
+      await db.execute(sql`
+        INSERT INTO broker_attribute_instances
+          (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+        SELECT ${tenant}, x.e, x.t::text[], x.a, x.d, x.i, x.o, x.c, x.m, x.v
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x(e text, t text, a text, d text, i text, o timestamptz, c timestamptz, m timestamptz, v jsonb)`);
+    }
+  }
+
+  /** Temporal API writes: registers the entity and appends instances; whether the entity was new. */
+  async write(
+    tenant: string,
+    entity: { id: string; types: string[] },
+    instances: HistoryInstance[],
+    now: string,
+  ): Promise<boolean> {
+    return this.db.transaction(async (transaction) => {
+      const tx = transaction as BrokerDatabase;
+      const created = await this.register(tx, tenant, [entity], now);
+      await this.append(tx, tenant, instances);
+      return created.has(entity.id);
+    });
+  }
+
+  async exists(tenant: string, id: string): Promise<{ types: string[] } | undefined> {
+    const rows = rowsOf<{ types: string[] }>(
+      await this.db.execute(
+        sql`SELECT types FROM broker_temporal_entities WHERE tenant = ${tenant} AND id = ${id}`,
+      ),
+    );
+    return rows[0];
+  }
+
+  async remove(tenant: string, id: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = rowsOf(
+        await tx.execute(
+          sql`DELETE FROM broker_temporal_entities WHERE tenant = ${tenant} AND id = ${id} RETURNING id`,
+        ),
+      );
+      await tx.execute(
+        sql`DELETE FROM broker_attribute_instances WHERE tenant = ${tenant} AND entity_id = ${id}`,
+      );
+      return rows.length > 0;
+    });
+  }
+
+  /** A page of entities with a history, by id. `where` may use the columns id and types. */
+  async entities(
+    tenant: string,
+    where: SQL[],
+    limit: number,
+    offset: number,
+  ): Promise<Array<{ id: string; types: string[] }>> {
+    const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
+    return rowsOf<{ id: string; types: string[] }>(
+      await this.db.execute(
+        sql`SELECT id, types FROM broker_temporal_entities WHERE ${all} ORDER BY id LIMIT ${limit} OFFSET ${offset}`,
+      ),
+    );
+  }
+
+  async count(tenant: string, where: SQL[]): Promise<number> {
+    const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
+    const rows = rowsOf<{ n: number }>(
+      await this.db.execute(sql`SELECT count(*)::int AS n FROM broker_temporal_entities WHERE ${all}`),
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Instances of some entities in a time window, oldest first per entity and attribute: the last
+   * `lastN` of each attribute, else the first `cap` (the caller reports a cut history as 206).
+   */
+  async instances(
+    tenant: string,
+    ids: string[],
+    query: TimeQuery & { attrs?: string[]; lastN?: number; cap: number },
+  ): Promise<InstanceRow[]> {
+    if (ids.length === 0) return [];
+    const column = timeColumn[query.timeproperty];
+    const conditions = [sql`tenant = ${tenant}`, sql`entity_id = ANY(${toPgArray(ids)}::text[])`];
+    if (query.attrs) conditions.push(sql`attribute = ANY(${toPgArray(query.attrs)}::text[])`);
+    const window = timeCondition(query);
+    if (window) conditions.push(window);
+    const newestFirst = query.lastN !== undefined;
+    const keep = query.lastN !== undefined ? Math.min(query.lastN, query.cap) : query.cap + 1;
+    return rowsOf<InstanceRow>(
+      await this.db.execute(sql`
+        SELECT entity_id, attribute, instance_id, time, value FROM (
+          SELECT entity_id, attribute, instance_id, ${column} AS time, value,
+                 row_number() OVER (PARTITION BY entity_id, attribute
+                                    ORDER BY ${column} ${newestFirst ? sql`DESC` : sql`ASC`}, instance_id) AS n
+          FROM broker_attribute_instances WHERE ${sql.join(conditions, sql` AND `)}
+        ) s WHERE n <= ${keep}
+        ORDER BY entity_id, attribute, time, instance_id`),
+    );
+  }
+}
