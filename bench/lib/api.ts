@@ -9,9 +9,39 @@ import type { Storage } from "../../apps/api/src/storage/database.ts";
 import { onCleanup } from "./cleanup.ts";
 
 export interface RunningApi {
-  /** Calls the API over real HTTP as admin; fails unless the status is `expect`. Returns the body text. */
-  call(method: string, path: string, expect: number, body?: unknown): Promise<string>;
+  /** scheme://host:port of the API. */
+  base: string;
+  /**
+   * Calls the API over real HTTP as admin; fails unless the status is `expect`. Returns the body
+   * text. A body is sent as JSON, or as it is with a `contentType`.
+   */
+  call(method: string, path: string, expect: number, body?: unknown, contentType?: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** A RunningApi over fetch with a bearer token. */
+function caller(base: string, token: string, close: () => Promise<void>): RunningApi {
+  return {
+    base,
+    async call(method, path, expect, body, contentType) {
+      const res = await fetch(base + path, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": contentType ?? "application/json" }),
+        },
+        body: body === undefined ? undefined : contentType ? (body as string) : JSON.stringify(body),
+        // No per-request AbortSignal.timeout: it costs a few % of the client's CPU. The run's
+        // time limit bounds a request that hangs.
+      });
+      const text = await res.text();
+      if (res.status !== expect) {
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+      }
+      return text;
+    },
+    close,
+  };
 }
 
 /** The real app on 127.0.0.1, an ephemeral port, logs at warn, with an admin session token. */
@@ -25,25 +55,7 @@ export async function startApi(storage: Storage, dataDir: string): Promise<Runni
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
-  const token = await adminToken(sessions, config);
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  return {
-    async call(method, path, expect, body) {
-      const res = await fetch(base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        // No per-request AbortSignal.timeout: it costs a few % of the client's CPU, in the same
-        // thread as the server. The run's time limit (api-crud.ts) bounds a request that hangs.
-      });
-      const text = await res.text();
-      if (res.status !== expect) {
-        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
-      }
-      return text;
-    },
-    close,
-  };
+  return caller(base, await adminToken(sessions, config), close);
 }
 
 /** A bearer token with the admin role of config/permissions.yaml, for a bench's own calls. */
@@ -98,22 +110,7 @@ export async function startApiProcess(place: { dataDir: string; databaseUrl?: st
     body: JSON.stringify({ username: "admin", password: "admin" }),
   });
   const { token } = (await login.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  return {
-    async call(method, path, expect, body) {
-      const res = await fetch(base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status !== expect) {
-        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
-      }
-      return text;
-    },
-    close,
-  };
+  return caller(base, token, close);
 }
 
 function freePort(): Promise<number> {
