@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { driver } from "../support/harness.ts";
+import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
+
+const ctx = useEmbeddedWorkspace();
+
+const unix = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+describe(`temporal history through the API, from the embedded broker's temporal API (${driver})`, () => {
+  it("answers the values of one attribute between two times, in the original's shape", async () => {
+    const ws = await ctx.another();
+    const id = "urn:ngsi-ld:Building:history";
+    const url = `${ws.path}/entities/${encodeURIComponent(id)}`;
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    await ctx.api("POST", `${ws.path}/entities`, {
+      id,
+      type: "Building",
+      temperature: { type: "Property", value: 10, observedAt: at(90) },
+    });
+    for (const [value, minutes] of [
+      [11, 50],
+      [12, 30],
+      [13, 10],
+    ] as const) {
+      const res = await ctx.api("PUT", `${url}/attrs/temperature`, {
+        type: "Property",
+        value,
+        observedAt: at(minutes),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const property = ws.properties["Building.temperature"]!;
+    const base = `${ws.path}/temporal-entities/${encodeURIComponent(id)}/properties/${property}/temporal-services/${ws.temporalServiceId}`;
+    const fromTime = unix(at(60));
+    const toTime = unix(at(0)) + 1;
+    const res = await ctx.api("GET", `${base}?fromTime=${fromTime}&toTime=${toTime}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id, name: "temperature", fromTime, toTime });
+    expect(res.body.data.map((d: { value: number }) => d.value).sort()).toEqual([11, 12, 13]);
+    expect(res.body.data.every((d: { observedAt: string }) => !Number.isNaN(Date.parse(d.observedAt)))).toBe(
+      true,
+    );
+
+    const all = await ctx.api("GET", base);
+    expect(all.body.data.map((d: { value: number }) => d.value).sort()).toEqual([10, 11, 12, 13]);
+  });
+
+  it("answers 404 for a temporal service the workspace does not use, and an empty history for a quiet attribute", async () => {
+    const ws = await ctx.another();
+    const other = await ctx.api("POST", "/api/temporal-services", {
+      name: "Unused",
+      temporalServiceType: "ngsi-ld",
+    });
+    const id = "urn:ngsi-ld:Building:quiet";
+    await ctx.api("POST", `${ws.path}/entities`, {
+      id,
+      type: "Building",
+      name: { type: "Property", value: "Q" },
+    });
+    const property = ws.properties["Building.temperature"]!;
+    const path = (ts: string) =>
+      `${ws.path}/temporal-entities/${encodeURIComponent(id)}/properties/${property}/temporal-services/${ts}`;
+    expect((await ctx.api("GET", path(other.body.id))).status).toBe(404);
+    const quiet = await ctx.api("GET", path(ws.temporalServiceId));
+    expect(quiet.status, JSON.stringify(quiet.body)).toBe(200);
+    expect(quiet.body.data).toEqual([]);
+  });
+});
