@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { listen } from "../../../../test/fakes/http.ts";
 import { driver } from "../support/harness.ts";
 import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
 
@@ -64,5 +65,66 @@ describe(`temporal history through the API, from the embedded broker's temporal 
     const quiet = await ctx.api("GET", path(ws.temporalServiceId));
     expect(quiet.status, JSON.stringify(quiet.body)).toBe(200);
     expect(quiet.body.data).toEqual([]);
+  });
+});
+
+describe(`temporal history from a Mintaka (${driver})`, () => {
+  it("asks Mintaka's own address with the tenant and reports the window it actually covered (206 Content-Range)", async () => {
+    const seen: Array<{ url: string; tenant: unknown }> = [];
+    const mintaka = await listen((req, res) => {
+      seen.push({ url: req.url ?? "", tenant: req.headers["ngsild-tenant"] });
+      res.writeHead(206, {
+        "content-type": "application/json",
+        "content-range": "date 2026-11-22T10:00:00Z-2026-11-22T10:30:00Z/2",
+      });
+      res.end(
+        JSON.stringify({
+          id: "urn:ngsi-ld:Building:m",
+          type: "Building",
+          temperature: [
+            { type: "Property", value: 1, observedAt: "2026-11-22T10:10:00Z" },
+            { type: "Property", value: 2, observedAt: "2026-11-22T10:20:00Z" },
+          ],
+        }),
+      );
+    });
+    try {
+      const url = new URL(mintaka.url);
+      const service = await ctx.api("POST", "/api/temporal-services", {
+        name: "Mintaka",
+        temporalServiceType: "mintaka",
+        version: "0.7",
+        scheme: "http",
+        host: url.hostname,
+        port: Number(url.port),
+        path: "/ngsi-ld/v1",
+      });
+      expect(service.status, JSON.stringify(service.body)).toBe(201);
+      const ws = await ctx.another();
+      const { body: workspace } = await ctx.api("GET", `/api/workspaces/${ws.workspace.id}`);
+      const { id: _id, dataModelUpToDate: _u, dataModelVersion: _v, ...fields } = workspace;
+      const put = await ctx.api("PUT", `/api/workspaces/${ws.workspace.id}`, {
+        ...fields,
+        temporalServices: [...workspace.temporalServices, service.body.id],
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      const property = ws.properties["Building.temperature"]!;
+      const res = await ctx.api(
+        "GET",
+        `${ws.path}/temporal-entities/urn:ngsi-ld:Building:m/properties/${property}/temporal-services/${service.body.id}?fromTime=1795384800&toTime=1795392000`,
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({
+        fromTime: unix("2026-11-22T10:00:00Z"),
+        toTime: unix("2026-11-22T10:30:00Z"),
+        data: [{ value: 1 }, { value: 2 }],
+      });
+      expect(seen[0]!.url).toMatch(/^\/ngsi-ld\/v1\/temporal\/entities\/urn:ngsi-ld:Building:m\?/);
+      expect(seen[0]!.url).toContain("timerel=between");
+      expect(seen[0]!.url).toContain("attrs=temperature");
+      expect(seen[0]!.tenant).toBe(ws.workspace.contextBrokerTenant);
+    } finally {
+      await mintaka.close();
+    }
   });
 });
