@@ -93,7 +93,13 @@ export async function eventually<T>(check: () => Promise<T> | T, everyMs = 25): 
 export async function openBrokerStorage(
   dataDir: string,
 ): Promise<{ storage: Storage; drop(): Promise<void> }> {
-  if (driver === "pglite") return { storage: await openStorage({ dataDir }), drop: async () => {} };
+  const { databaseUrl, drop } = await freshDatabase();
+  return { storage: await openStorage({ dataDir, databaseUrl }), drop };
+}
+
+/** An empty database on the test PostgreSQL (no URL on PGlite), and how to drop it. */
+export async function freshDatabase(): Promise<{ databaseUrl?: string; drop(): Promise<void> }> {
+  if (driver === "pglite") return { drop: async () => {} };
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `orrery_broker_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = async (statement: string) => {
@@ -109,7 +115,7 @@ export async function openBrokerStorage(
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
-    storage: await openStorage({ dataDir, databaseUrl: url.toString() }),
+    databaseUrl: url.toString(),
     async drop() {
       for (let attempt = 0; ; attempt++) {
         try {
