@@ -488,54 +488,99 @@ describe("TP/NGSI-LD/CI/Sub 028-032 subscriptions (5.8.1-5.8.5)", () => {
   );
 });
 
-describe("TP/NGSI-LD/CI/Cons/TE 020/021 temporal (5.7.3, 5.7.4, 5.6.11)", () => {
+describe("TP/NGSI-LD/CI/Prov/TE, Cons/TER/020 and Cons/TEQ/021 temporal (5.6.11, 5.7.3, 5.7.4)", () => {
+  const instances = (n: number, start = Date.UTC(2024, 0, 1, 10)) =>
+    Array.from({ length: n }, (_, i) => ({
+      type: "Property",
+      value: 20 + i,
+      observedAt: new Date(start + i * 3600_000).toISOString(),
+    }));
+
   it.skipIf(!temporalAvailable)(
-    "adds instances, then reads them back for one entity and by query, with lastN",
+    "TE/001 + 020_02 adds instances, then reads them for one entity: timerel, lastN, temporalValues",
     async () => {
       const client = clientOf();
       const type = freshType();
       const id = `urn:ngsi-ld:${type}:t1`;
-      await client.addTemporalInstances({
-        id,
-        type,
-        temperature: [
-          { type: "Property", value: 20, observedAt: "2024-01-01T10:00:00Z" },
-          { type: "Property", value: 21, observedAt: "2024-01-01T11:00:00Z" },
-          { type: "Property", value: 22, observedAt: "2024-01-01T12:00:00Z" },
-        ],
-      });
+      await client.addTemporalInstances({ id, type, temperature: instances(3) });
       const all = await client.temporalEntity(id, { attrs: ["temperature"] });
       expect(all.entity.id).toBe(id);
-      expect(all.entity.temperature).toHaveLength(3);
+      expect(all.contentRange).toBeUndefined();
+      expect((all.entity.temperature as Array<{ value: number }>).map((i) => i.value)).toEqual([20, 21, 22]);
 
       const after = await client.temporalEntity(id, {
         attrs: ["temperature"],
         timerel: "after",
         timeAt: "2024-01-01T10:30:00Z",
       });
-      expect((after.entity.temperature as Array<{ value: number }>).map((i) => i.value).sort()).toEqual([
-        21, 22,
-      ]);
+      expect((after.entity.temperature as Array<{ value: number }>).map((i) => i.value)).toEqual([21, 22]);
+
+      const between = await client.temporalEntity(id, {
+        attrs: ["temperature"],
+        timerel: "between",
+        timeAt: "2024-01-01T10:30:00Z",
+        endTimeAt: "2024-01-01T11:30:00Z",
+      });
+      expect((between.entity.temperature as Array<{ value: number }>).map((i) => i.value)).toEqual([21]);
 
       const simplified = await client.temporalEntity(id, {
         attrs: ["temperature"],
         options: "temporalValues",
       });
-      expect(simplified.entity.temperature).toMatchObject({ type: "Property" });
+      expect(simplified.entity.temperature).toEqual({
+        type: "Property",
+        values: [
+          [20, "2024-01-01T10:00:00.000Z"],
+          [21, "2024-01-01T11:00:00.000Z"],
+          [22, "2024-01-01T12:00:00.000Z"],
+        ],
+      });
 
       const last = await client.temporalEntity(id, { attrs: ["temperature"], lastN: 1 });
       expect(last.entity.temperature).toMatchObject([{ value: 22 }]);
-
-      const found = await client.queryTemporal({
-        type,
-        timerel: "before",
-        timeAt: "2030-01-01T00:00:00Z",
-      });
-      expect(found.map((e) => e.id)).toEqual([id]);
     },
   );
 
-  it.skipIf(!temporalAvailable)("an unknown entity is NgsiLdError 404", async () => {
-    expect((await errorOf(clientOf().temporalEntity(uid()))).status).toBe(404);
+  it.skipIf(!temporalAvailable)(
+    "020_06 more instances than the broker's cap: 206 and its Content-Range parsed",
+    async () => {
+      const client = clientOf();
+      const type = freshType();
+      const id = `urn:ngsi-ld:${type}:many`;
+      // The embedded broker's cap is 1000 instances per attribute (packages/broker/src/broker.ts).
+      const many = instances(1003, Date.UTC(2024, 0, 1));
+      await client.addTemporalInstances({ id, type, temperature: many });
+      const r = await client.temporalEntity(id, { attrs: ["temperature"] });
+      expect(r.entity.temperature).toHaveLength(1000);
+      expect(r.contentRange).toEqual({
+        from: "2024-01-01T00:00:00.000Z",
+        to: many[999].observedAt,
+      });
+    },
+  );
+
+  it.skipIf(!temporalAvailable)(
+    "021_01 queryTemporal pages by limit/offset over every matching entity; entity writes are recorded",
+    async () => {
+      const client = clientOf({ pageSize: 2 });
+      const type = freshType();
+      const ids = [1, 2, 3, 4, 5].map((n) => `urn:ngsi-ld:${type}:${n}`);
+      // Ordinary entity operations write history too (the broker records every change).
+      await client.batchCreate(ids.map((id, i) => ({ id, type, level: { type: "Property", value: i } })));
+      await client.mergeEntity(ids[0], { level: { type: "Property", value: 10 } });
+      const found = await client.queryTemporal({ type, attrs: ["level"] });
+      expect(found.map((e) => e.id).sort()).toEqual([...ids].sort());
+      const first = found.find((e) => e.id === ids[0])!;
+      expect((first.level as Array<{ value: number }>).map((i) => i.value)).toEqual([0, 10]);
+      expect(await client.queryTemporal({ type, max: 3 })).toHaveLength(3);
+      const before = await client.queryTemporal({ type, timerel: "before", timeAt: "2000-01-01T00:00:00Z" });
+      expect(before.every((e) => e.level === undefined)).toBe(true);
+    },
+  );
+
+  it.skipIf(!temporalAvailable)("020_05 an unknown entity is NgsiLdError 404", async () => {
+    const e = await errorOf(clientOf().temporalEntity(uid()));
+    expect(e.status).toBe(404);
+    expect(e.problem.type).toBe(ERR("ResourceNotFound"));
   });
 });
