@@ -158,7 +158,7 @@ async function benchDriver(name: DriverName) {
 }
 
 async function main() {
-  const results = [];
+  const results: Array<Awaited<ReturnType<typeof benchDriver>>> = [];
   for (const name of DRIVERS) results.push(await benchDriver(name));
   const goals = (r: (typeof results)[number]) => ({
     importUnder5s: r.import.seconds < GOALS.importSeconds,

@@ -101,7 +101,7 @@ export async function postgresDriver(): Promise<Driver> {
     source = "throwaway local server (fsync=off)";
   }
   const serverUrl = url;
-  return {
+  const driver: Driver = {
     name: "postgresql",
     source,
     async vacant() {
@@ -121,7 +121,7 @@ export async function postgresDriver(): Promise<Driver> {
       };
     },
     async fresh() {
-      const { dataDir: dir, databaseUrl, dispose: disposeVacant } = await this.vacant();
+      const { dataDir: dir, databaseUrl, dispose: disposeVacant } = await driver.vacant();
       const storage = await openStorage({ dataDir: dir, databaseUrl });
       const close = onCleanup(() => storage.close());
       return {
@@ -135,4 +135,5 @@ export async function postgresDriver(): Promise<Driver> {
     },
     close: () => stopServer(),
   };
+  return driver;
 }
