@@ -19,6 +19,7 @@ import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";
+import { prefetchFirstPage } from "../context-data/prefetch.ts";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
 // The workspace view carries the chart (@xyflow/react): loaded when a workspace opens. Opening one starts, in parallel with the page's own code, its types and properties and
@@ -27,6 +28,7 @@ const WorkspaceView = lazy(() => {
   const workspaceId = decodeURIComponent(window.location.pathname.split("/")[2] ?? "");
   if (workspaceId) {
     for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
     void import("../workspaces/DataModelChart.tsx");
   }
   return import("../workspaces/WorkspaceView.tsx").then((m) => ({ default: m.WorkspaceView }));

@@ -7,6 +7,7 @@ import { useCan } from "../permissions.ts";
 import { routeTo } from "../routes.ts";
 import { nameOf, type TypeRecord } from "./entityModel.ts";
 import { paths, useEntities } from "./entityQueries.ts";
+import { firstPageQuery } from "./prefetch.ts";
 import { EntityCard } from "./EntityCard.tsx";
 import { BellIcon, MapIcon, PlusIcon, TransferIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
@@ -47,12 +48,13 @@ function EntityList({
   const [dialog, setDialog] = useState(false);
   const search = useDebounced(text.trim());
   useEffect(() => setPage(0), [search, size, type.id]);
+  // The first page is the query prefetch.ts starts with the view; a search has no count.
+  const { count, ...names } = firstPageQuery(type.name);
   const query: Record<string, string> = {
-    type: type.name,
+    ...names,
     limit: String(size),
     offset: String(page * size),
-    attrs: "name",
-    ...(search ? { search } : { count: "true" }),
+    ...(search ? { search } : { count }),
   };
   const list = useEntities(workspaceId, query);
   const entities = list.data?.entities ?? [];

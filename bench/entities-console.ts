@@ -1,0 +1,232 @@
+/**
+ * bench/entities-console (context-data issue, "Figures"): the entities tab's first page with
+ * 100,000 entities of the type, in Chromium. Goal under 500 ms.
+ * Setup: the real app on PGlite with the embedded broker; a workspace with one type (Sensor: name,
+ * temperature, location), its data model generated; 100,000 entities upserted into the broker in
+ * batches of 1,000 (/ngsi-ld/v1/entityOperations/upsert, with the workspace's @context as Link).
+ * Timing: sign in once; then, RUNS times in a fresh browser context (session put back in
+ * sessionStorage, empty HTTP cache), open /workspace/{ws}?typeId={type} and take the page's
+ * performance.now() (from navigation start) when the list shows its 20 rows and the total count.
+ * Also the API alone: GET /entities?type&limit=20&offset=0&count=true (median of RUNS).
+ * Prints the figures and writes bench/results/entities-console.json.
+ * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist).
+ */
+import { execSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { buildApp } from "../apps/api/src/app.ts";
+import { loadConfig } from "../apps/api/src/config.ts";
+import { chromiumLaunchOptions } from "../e2e/chromium.ts";
+import { adminToken } from "./lib/api.ts";
+import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { pgliteDriver } from "./lib/databases.ts";
+import { packageVersion } from "./lib/report.ts";
+
+const root = resolve(import.meta.dirname, "..");
+const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
+const BATCH = 1_000;
+const RUNS = 5;
+const GOAL_MS = 500;
+const load = () => Math.round(loadavg()[0]! * 100) / 100;
+const LOAD_BEFORE = load();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (n: number) => Math.round(n * 10) / 10;
+const log = (...args: unknown[]) => console.error(...args);
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+async function main() {
+  if (!process.env.BENCH_SKIP_BUILD) {
+    log("building the console...");
+    execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
+  }
+  const fresh = await pgliteDriver().fresh();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // PUBLIC_URL: the embedded broker fetches the workspace's published @context from the app.
+  const config = loadConfig(
+    { DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base },
+    ["--no-demo"],
+  );
+  const { app, sessions } = await buildApp(config, fresh.storage, { logStream: process.stderr });
+  onCleanup(() => app.close());
+  await app.listen({ host: "127.0.0.1", port });
+  const token = await adminToken(sessions, config);
+  const api = async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+    return (text ? JSON.parse(text) : {}) as T;
+  };
+
+  log("workspace, type and data model...");
+  const broker = await api("POST", "/api/context-brokers", {
+    name: "Embedded",
+    scheme: "http",
+    host: "127.0.0.1",
+    port,
+    paginationMaxLimit: 1000,
+    implementationName: "orrery",
+    implementationVersion: "1",
+  });
+  const service = await api("POST", "/api/services", { name: "Bench service", hasContextBroker: broker.id });
+  const workspace = await api("POST", "/api/workspaces", {
+    name: "Entities bench",
+    dataModelName: "entities-bench",
+    hasService: service.id,
+  });
+  const ws = workspace.id;
+  const type = await api("POST", `/api/workspace/${ws}/types`, { name: "Sensor" });
+  for (const property of [
+    { name: "name", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },
+    { name: "temperature", ngsiLdType: "Property", propertyNgsiLdValueType: "Number" },
+    { name: "location", ngsiLdType: "GeoProperty", geoPropertyNgsiLdType: "Point" },
+  ])
+    await api("POST", `/api/workspace/${ws}/properties`, { ...property, hasType: type.id });
+  await api("POST", `/api/workspace/${ws}/data-model/generate`, {});
+  const generated = await api<{ dataModelName: string; dataModelVersion: number }>(
+    "GET",
+    `/api/workspaces/${ws}`,
+  );
+  const context = `${config.dataModelsUrl}/${generated.dataModelName}/${generated.dataModelVersion}/context.jsonld`;
+
+  log(`${ENTITIES} entities into the embedded broker, ${BATCH} a batch...`);
+  const fillStart = performance.now();
+  for (let from = 0; from < ENTITIES; from += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, ENTITIES - from) }, (_, k) => {
+      const i = from + k;
+      return {
+        id: `urn:ngsi-ld:Sensor:${String(i).padStart(6, "0")}`,
+        type: "Sensor",
+        name: { type: "Property", value: `Sensor ${i}` },
+        temperature: { type: "Property", value: 15 + (i % 200) / 10 },
+        location: {
+          type: "GeoProperty",
+          value: { type: "Point", coordinates: [2 + (i % 1000) / 1e4, 48.8 + i / 1e7] },
+        },
+      };
+    });
+    const res = await fetch(`${base}/ngsi-ld/v1/entityOperations/upsert`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        link: `<${context}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
+      },
+      body: JSON.stringify(batch),
+    });
+    const text = await res.text();
+    if (res.status !== 201 && res.status !== 204)
+      throw new Error(`upsert: ${res.status} ${text.slice(0, 300)}`);
+    if ((from / BATCH) % 10 === 9)
+      log(`  ${from + BATCH} (${Math.round((performance.now() - fillStart) / 1000)} s)`);
+  }
+  const fillS = round((performance.now() - fillStart) / 1000);
+
+  // The API alone, and a check that the console's query sees every entity.
+  const apiRuns: number[] = [];
+  let total = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    const res = await fetch(
+      `${base}/api/workspace/${ws}/entities?type=Sensor&limit=20&offset=0&attrs=name&count=true`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    await res.text();
+    apiRuns.push(performance.now() - start);
+    total = Number(res.headers.get("x-total-count"));
+  }
+  if (total !== ENTITIES) throw new Error(`X-Total-Count ${total}, expected ${ENTITIES}`);
+
+  log("entities tab in Chromium...");
+  const browser = await chromium.launch(chromiumLaunchOptions);
+  onCleanup(() => browser.close());
+  const login = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await login.newPage();
+  await page.goto(`${base}/workspaces`);
+  await page.getByRole("link", { name: "Continue" }).click();
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill("admin");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/workspaces"));
+  const session = await page.evaluate(() => sessionStorage.getItem("orrery.session"));
+  if (!session) throw new Error("no session after signing in");
+  await login.close();
+  const runs: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const browserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await browserContext.addInitScript((value) => sessionStorage.setItem("orrery.session", value), session);
+    const tab = await browserContext.newPage();
+    await tab.goto(`${base}/workspace/${ws}?typeId=${encodeURIComponent(type.id)}`, { waitUntil: "commit" });
+    const handle = await tab.waitForFunction(
+      (count) => {
+        const rows = document.querySelectorAll('table[aria-label="Entities of Sensor"] tbody tr').length;
+        const total = document.querySelector('[data-testid="entities-total"]')?.textContent ?? "";
+        return rows >= 20 && total.includes(String(count)) ? performance.now() : false;
+      },
+      ENTITIES,
+      { polling: "raf", timeout: 60_000 },
+    );
+    runs.push((await handle.jsonValue()) as number);
+    await browserContext.close();
+  }
+
+  const result = {
+    benchmark: "entities-console",
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${cpus().length} x ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ")}`,
+    loadAverage: { before: LOAD_BEFORE, after: load() },
+    versions: {
+      "@electric-sql/pglite": packageVersion("@electric-sql/pglite"),
+      "playwright-core": packageVersion("playwright-core"),
+    },
+    settings: {
+      entities: ENTITIES,
+      upsertBatch: BATCH,
+      runs: RUNS,
+      timing:
+        "page performance.now() (from navigation start of /workspace/{ws}?typeId) when the entities table shows 20 rows and the total; fresh context with the session in sessionStorage, empty HTTP cache; the workspace view's chart and the list load in parallel",
+    },
+    goals: { entitiesTabFirstPageMs: GOAL_MS },
+    figures: {
+      entitiesTabFirstPageMs: { median: round(median(runs)), runs: runs.map(round) },
+      apiFirstPageMs: { median: round(median(apiRuns)), runs: apiRuns.map(round) },
+      brokerFillS: fillS,
+    },
+  };
+  mkdirSync(join(root, "bench/results"), { recursive: true });
+  writeFileSync(join(root, "bench/results/entities-console.json"), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(
+    `entities tab first page with ${ENTITIES.toLocaleString("en")} entities of the type (ms, Chromium): ${result.figures.entitiesTabFirstPageMs.median} median (goal < ${GOAL_MS})`,
+  );
+  console.log(
+    `API first page (GET /entities limit 20, count): ${result.figures.apiFirstPageMs.median} ms median`,
+  );
+  console.log(`broker fill: ${fillS} s`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanupAll();
+}
