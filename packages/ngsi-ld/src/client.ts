@@ -291,7 +291,7 @@ export class NgsiLdClient {
     return out;
   }
 
-  /** One page of GET /entities; `count` comes from NGSILD-Results-Count; the limit is capped to the broker's. */
+  /** One page of GET /entities; `count` comes from NGSILD-Results-Count; the limit is capped to pageSize (≤ the broker's cap). */
   async queryEntities(q: EntityQuery): Promise<{ entities: Entity[]; count?: number }> {
     const { body, headers } = await this.call<Entity[]>({
       path: "/entities",

@@ -403,6 +403,22 @@ describe("entity operations", () => {
   });
 });
 
+describe("discovery answers without details", () => {
+  it("reads an EntityTypeList and an AttributeList when the broker ignores details=true", async () => {
+    fake.answer((r) =>
+      r.path.endsWith("/types")
+        ? { body: { id: "urn:x", type: "EntityTypeList", typeList: ["Building", "Shelf"] } }
+        : { body: { id: "urn:y", type: "AttributeList", attributeList: ["name"] } },
+    );
+    const c = clientFor("scorpio");
+    expect(await c.types()).toEqual([
+      { id: "Building", typeName: "Building", attributeNames: [] },
+      { id: "Shelf", typeName: "Shelf", attributeNames: [] },
+    ]);
+    expect(await c.attributes()).toEqual([{ id: "name", attributeName: "name" }]);
+  });
+});
+
 describe("batch operations", () => {
   const c = (extra: Partial<ClientOptions> = {}) => clientFor("stellio", extra);
 
