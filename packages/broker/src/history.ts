@@ -26,7 +26,7 @@ export class History implements ChangeListener {
         rows.push({ entityId: after.id, types: after.types, attribute, instance });
     }
     if (entities.size === 0) return;
-    await this.temporal.register(tx, tenant, [...entities.values()], now);
+    await this.temporal.register(tx, tenant, [...entities.values()], now, false);
     await this.temporal.append(tx, tenant, rows);
   }
 }

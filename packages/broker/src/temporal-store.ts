@@ -58,6 +58,7 @@ export class TemporalStore {
     tenant: string,
     entities: Array<{ id: string; types: string[] }>,
     now: string,
+    returning = true,
   ): Promise<Set<string>> {
     if (entities.length === 0) return new Set();
     const rows = rowsOf<{ id: string; inserted: boolean }>(
@@ -68,7 +69,7 @@ export class TemporalStore {
           AS x(id text, types text)
         ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types
           WHERE broker_temporal_entities.types IS DISTINCT FROM excluded.types
-        RETURNING id, (xmax = 0) AS inserted`),
+        ${returning ? sql`RETURNING id, (xmax = 0) AS inserted` : sql``}`),
     );
     return new Set(rows.filter((r) => r.inserted).map((r) => r.id));
   }

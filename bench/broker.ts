@@ -1,0 +1,426 @@
+/**
+ * Embedded NGSI-LD broker benchmark, on PGlite and on PostgreSQL. Over real HTTP on 127.0.0.1
+ * (the broker plugin alone on Fastify, as `npm run broker` runs it):
+ *   1. batch upsert of N entities in batches of BATCH (POST /entityOperations/upsert), with the
+ *      temporal history and the notification outbox written in the same transactions;
+ *   2. the same N entities as raw multi-row INSERTs into broker_entities of a fresh database,
+ *      giving the broker's overhead ratio (upsert wall time / raw insert wall time);
+ *   3. a type + q query, page one with count=true (GET /entities?type=Sensor&q=temperature>20);
+ *   4. notification latency, from the start of an update to its arrival at a node:http receiver;
+ *   5. temporal queries over TEMPORAL_INSTANCES instances (written by SQL for the setup).
+ * Prints a table and writes bench/results/broker.json.
+ *
+ * Environment: BENCH_DATABASE_URL (a PostgreSQL role that may CREATE DATABASE; default: a
+ * throwaway local server), BENCH_ENTITIES (100000), BENCH_BATCH (1000), BENCH_CONCURRENCY (2),
+ * BENCH_TEMPORAL_INSTANCES (1000000), BENCH_DRIVERS ("pglite,postgresql"),
+ * BENCH_TIME_LIMIT_SECONDS (1800).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import Fastify from "fastify";
+import { ngsiLdBroker, type BrokerDatabase } from "@orrery/broker";
+import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
+import { Sample, timed, type Figures } from "./lib/measure.ts";
+import { lat, packageVersion, rate, table } from "./lib/report.ts";
+
+const N = Number(process.env.BENCH_ENTITIES ?? 100_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const TEMPORAL_INSTANCES = Number(process.env.BENCH_TEMPORAL_INSTANCES ?? 1_000_000);
+const TEMPORAL_ENTITIES = 1_000;
+const QUERY_REPEATS = 30;
+const NOTIFY_REPEATS = 100;
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 1800);
+const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
+  .split(",")
+  .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
+const LOAD_BEFORE = Math.round(loadavg()[0]! * 100) / 100;
+const GOALS = { minUpsertPerSecondPostgres: 10_000, maxPageOneMs: 50, maxOverhead: 3 };
+const VOCAB = "https://uri.etsi.org/ngsi-ld/default-context/";
+const CORE = "https://uri.etsi.org/ngsi-ld/";
+
+interface DriverResult {
+  driver: DriverName;
+  source?: string;
+  serverVersion?: string;
+  upsert?: { batches: Figures; entitiesPerSecond: number; wallMs: number };
+  raw?: { batches: Figures; entitiesPerSecond: number; wallMs: number };
+  overhead?: number;
+  pageOne?: Figures & { count: number; matched: number };
+  /** The same page without count=true: what the count costs. */
+  pageOneWithoutCount?: Figures;
+  notification?: Figures;
+  temporal?: {
+    instances: number;
+    setupMs: number;
+    typeWindow: Figures & { instancesPerResponse: number };
+    entityLastN: Figures;
+  };
+  goals?: { pageOneUnder50ms: boolean; overheadWithin3x: boolean; upsertAtLeast10kPerSecond?: boolean };
+  error?: string;
+}
+
+const pad = (i: number) => String(i).padStart(6, "0");
+const observedAt = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString();
+const entity = (i: number) => ({
+  id: `urn:ngsi-ld:Sensor:${pad(i)}`,
+  type: "Sensor",
+  temperature: { type: "Property", value: i % 40, unitCode: "CEL", observedAt: observedAt(i) },
+  status: { type: "Property", value: i % 2 ? "on" : "off" },
+  location: {
+    type: "GeoProperty",
+    value: { type: "Point", coordinates: [2 + (i % 100) / 100, 48 + (i % 77) / 100] },
+  },
+});
+/** The stored form (model.ts) of entity(i), for the raw inserts. */
+const stored = (i: number, now: string) => {
+  const e = entity(i);
+  const stamp = { createdAt: now, modifiedAt: now };
+  return {
+    id: e.id,
+    types: `{"${VOCAB}Sensor"}`,
+    attrs: JSON.stringify({
+      [`${VOCAB}temperature`]: [{ ...e.temperature, ...stamp }],
+      [`${VOCAB}status`]: [{ ...e.status, ...stamp }],
+      [`${CORE}location`]: [{ ...e.location, ...stamp }],
+    }),
+  };
+};
+
+/** The broker plugin alone on Fastify, on 127.0.0.1 and an ephemeral port. */
+async function startBroker(db: BrokerDatabase) {
+  {
+    const app = Fastify({ logger: { level: "warn" }, bodyLimit: 16 * 1024 * 1024 });
+    await app.register(ngsiLdBroker, {
+      prefix: "/ngsi-ld/v1",
+      db,
+      bodyLimit: 16 * 1024 * 1024,
+      notifications: { pollIntervalMs: 1000 },
+    });
+    const close = onCleanup(() => app.close());
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/ngsi-ld/v1`;
+    const call = async (method: string, path: string, expect: number, body?: unknown, headers = {}) => {
+      const res = await fetch(base + path, {
+        method,
+        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status !== expect)
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+      return { text, headers: res.headers };
+    };
+    return { call, close };
+  }
+}
+
+/** A receiver that resolves the waiter of each notification's entity value. */
+async function receiver() {
+  let waiting: ((at: number) => void) | undefined;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = 204;
+      res.end();
+      waiting?.(performance.now());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const close = onCleanup(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
+    next: () => new Promise<number>((resolve) => (waiting = resolve)),
+    close,
+  };
+}
+
+async function benchDriver(name: DriverName): Promise<DriverResult> {
+  const result: DriverResult = { driver: name };
+  let driver: Driver | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
+    result.source = driver.source;
+    const brokerDb = await driver.fresh();
+    closers.push(brokerDb.dispose);
+    const rawDb = await driver.fresh();
+    closers.push(rawDb.dispose);
+    result.serverVersion = brokerDb.storage.version;
+    const broker = await startBroker(brokerDb.storage.db);
+    closers.push(broker.close);
+    const batches = Math.ceil(N / BATCH);
+    const body = (b: number) =>
+      Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, k) => entity(b * BATCH + k));
+
+    // 1 and 2, alternating by a tenth, so that both meet the same load from the rest of the machine.
+    console.error(`[${name}] ${N} entities: batch upserts over HTTP and raw inserts, ${BATCH} per batch...`);
+    const upsert = new Sample();
+    const raw = new Sample();
+    const now = new Date().toISOString();
+    const chunk = Math.max(1, Math.ceil(batches / 10));
+    for (let from = 0; from < batches; from += chunk) {
+      const to = Math.min(batches, from + chunk);
+      await upsert.run(from, to, CONCURRENCY, async (b) => {
+        await broker.call("POST", "/entityOperations/upsert", 201, body(b));
+      });
+      await raw.run(from, to, CONCURRENCY, async (b) => {
+        const rows = Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, k) =>
+          stored(b * BATCH + k, now),
+        );
+        await rawDb.storage.db.execute(
+          sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) VALUES ${sql.join(
+            rows.map(
+              (r) =>
+                sql`('', ${r.id}, ${r.types}::text[], ${r.attrs}::jsonb, ${now}::timestamptz, ${now}::timestamptz)`,
+            ),
+            sql`, `,
+          )}`,
+        );
+      });
+    }
+    const u = upsert.figures();
+    const r = raw.figures();
+    result.upsert = { batches: u, wallMs: u.wallMs, entitiesPerSecond: Math.round((N / u.wallMs) * 1000) };
+    result.raw = { batches: r, wallMs: r.wallMs, entitiesPerSecond: Math.round((N / r.wallMs) * 1000) };
+    result.overhead = Math.round((u.wallMs / r.wallMs) * 100) / 100;
+    await rawDb.dispose();
+
+    // 3. Planner statistics first (PGlite has no autovacuum; the store also analyzes as it goes).
+    await brokerDb.storage.db.execute(sql`ANALYZE`);
+    console.error(`[${name}] type + q query, page one with count=true...`);
+    let count = 0;
+    let matched = 0;
+    const pageOne = await timed(QUERY_REPEATS, 1, async () => {
+      const res = await broker.call(
+        "GET",
+        "/entities?type=Sensor&q=temperature%3E20&count=true&limit=20",
+        200,
+      );
+      count = (JSON.parse(res.text) as unknown[]).length;
+      matched = Number(res.headers.get("ngsild-results-count"));
+    });
+    if (count !== 20 || matched < 1) throw new Error(`page one: ${count} entities of ${matched}`);
+    result.pageOne = { ...pageOne, count, matched };
+    result.pageOneWithoutCount = await timed(QUERY_REPEATS, 1, async () => {
+      await broker.call("GET", "/entities?type=Sensor&q=temperature%3E20&limit=20", 200);
+    });
+
+    // 4.
+    console.error(`[${name}] notification latency over ${NOTIFY_REPEATS} updates...`);
+    const rec = await receiver();
+    closers.push(rec.close);
+    const watched = entity(0).id;
+    await broker.call("POST", "/subscriptions", 201, {
+      type: "Subscription",
+      entities: [{ id: watched, type: "Sensor" }],
+      watchedAttributes: ["temperature"],
+      notification: { endpoint: { uri: rec.url } },
+    });
+    const notification = new Sample();
+    const latencies: number[] = [];
+    await notification.run(0, NOTIFY_REPEATS, 1, async (k) => {
+      const arrived = rec.next();
+      const start = performance.now();
+      await broker.call("PATCH", `/entities/${watched}/attrs`, 204, {
+        temperature: { type: "Property", value: 100 + k },
+      });
+      latencies.push((await arrived) - start);
+    });
+    // Sample measures the call; the latency is update start to arrival.
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const pct = (p: number) =>
+      Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 100) / 100;
+    result.notification = {
+      ...notification.figures(),
+      p50Ms: pct(50),
+      p95Ms: pct(95),
+      maxMs: Math.round(sorted.at(-1)! * 100) / 100,
+    };
+
+    // 5. TEMPORAL_ENTITIES meters with TEMPORAL_INSTANCES / TEMPORAL_ENTITIES instances each, one a minute.
+    console.error(`[${name}] ${TEMPORAL_INSTANCES} temporal instances (SQL setup)...`);
+    const perEntity = Math.max(1, Math.round(TEMPORAL_INSTANCES / TEMPORAL_ENTITIES));
+    const setupStart = performance.now();
+    const db = brokerDb.storage.db;
+    await db.execute(sql`INSERT INTO broker_tenants (name) VALUES ('temporal') ON CONFLICT DO NOTHING`);
+    await db.execute(sql`
+      INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
+      SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], now()
+      FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e`);
+    for (let from = 1; from <= perEntity; from += 100) {
+      const to = Math.min(perEntity, from + 99);
+      await db.execute(sql`
+        INSERT INTO broker_attribute_instances
+          (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+        SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], ${`${VOCAB}power`}, '',
+               'urn:ngsi-ld:attribute:instance:' || e || '-' || i, t, t, t,
+               jsonb_build_object('type', 'Property', 'value', (e * 7 + i) % 1000,
+                                  'observedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                                  'createdAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                                  'modifiedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+        FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e, generate_series(${from}::int, ${to}::int) i,
+             LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * interval '1 minute') x(t)`);
+    }
+    await db.execute(sql`ANALYZE broker_attribute_instances`);
+    await db.execute(sql`ANALYZE broker_temporal_entities`);
+    const setupMs = Math.round(performance.now() - setupStart);
+    console.error(`[${name}] temporal queries...`);
+    const tenant = { "NGSILD-Tenant": "temporal" };
+    const windowStart = new Date(Date.UTC(2024, 0, 1) + Math.floor(perEntity / 2) * 60_000).toISOString();
+    const windowEnd = new Date(Date.parse(windowStart) + 60 * 60_000).toISOString();
+    let instancesPerResponse = 0;
+    const typeWindow = await timed(QUERY_REPEATS, 1, async (k) => {
+      const offset = (k * 20) % TEMPORAL_ENTITIES;
+      const res = await broker.call(
+        "GET",
+        `/temporal/entities?type=Meter&timerel=between&timeAt=${windowStart}&endTimeAt=${windowEnd}&limit=20&offset=${offset}`,
+        200,
+        undefined,
+        tenant,
+      );
+      const entities = JSON.parse(res.text) as Array<{ power?: unknown[] }>;
+      instancesPerResponse = entities.reduce((n, e) => n + (e.power?.length ?? 0), 0);
+    });
+    const entityLastN = await timed(QUERY_REPEATS, 1, async (k) => {
+      await broker.call(
+        "GET",
+        `/temporal/entities/urn:ngsi-ld:Meter:${pad(1 + ((k * 37) % TEMPORAL_ENTITIES))}?lastN=100`,
+        200,
+        undefined,
+        tenant,
+      );
+    });
+    result.temporal = {
+      instances: perEntity * TEMPORAL_ENTITIES,
+      setupMs,
+      typeWindow: { ...typeWindow, instancesPerResponse },
+      entityLastN,
+    };
+
+    result.goals = {
+      pageOneUnder50ms: result.pageOne.p50Ms < GOALS.maxPageOneMs,
+      overheadWithin3x: result.overhead <= GOALS.maxOverhead,
+      ...(name === "postgresql"
+        ? { upsertAtLeast10kPerSecond: result.upsert.entitiesPerSecond >= GOALS.minUpsertPerSecondPostgres }
+        : {}),
+    };
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    console.error(`[${name}] failed:`, error);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    await driver?.close();
+  }
+  return result;
+}
+
+function print(results: DriverResult[]): void {
+  const col = (f: (r: DriverResult) => string) => results.map((r) => (r.error ? "failed" : f(r)));
+  const yes = (ok?: boolean) => (ok === undefined ? "-" : ok ? "met" : "NOT met");
+  const n = (v?: number) => (v === undefined ? "-" : v.toLocaleString("en-US"));
+  const rows = [
+    [
+      `Batch upsert over HTTP (${BATCH}/batch)`,
+      ...col((r) => `${n(r.upsert?.entitiesPerSecond)} entities/s`),
+    ],
+    ["  per batch p50 / p95", ...col((r) => lat(r.upsert?.batches))],
+    [`Raw multi-row INSERT (${BATCH}/statement)`, ...col((r) => `${n(r.raw?.entitiesPerSecond)} entities/s`)],
+    ["Overhead (upsert / raw insert time)", ...col((r) => `${r.overhead}x`)],
+    [`type + q, page one, count=true`, ...col((r) => lat(r.pageOne))],
+    ["  matches counted", ...col((r) => n(r.pageOne?.matched))],
+    ["  the same page without count", ...col((r) => lat(r.pageOneWithoutCount))],
+    ["Notification latency (update -> receiver)", ...col((r) => lat(r.notification))],
+    ["  update requests", ...col((r) => rate(r.notification))],
+    [`Temporal: instances stored`, ...col((r) => n(r.temporal?.instances))],
+    ["  type + between, 20 entities", ...col((r) => lat(r.temporal?.typeWindow))],
+    ["    instances per response", ...col((r) => n(r.temporal?.typeWindow.instancesPerResponse))],
+    ["  one entity, lastN=100", ...col((r) => lat(r.temporal?.entityLastN))],
+    [
+      `Goal: >= ${n(GOALS.minUpsertPerSecondPostgres)} entities/s (PostgreSQL)`,
+      ...col((r) => yes(r.goals?.upsertAtLeast10kPerSecond)),
+    ],
+    [`Goal: page one p50 < ${GOALS.maxPageOneMs} ms`, ...col((r) => yes(r.goals?.pageOneUnder50ms))],
+    [`Goal: overhead <= ${GOALS.maxOverhead}x`, ...col((r) => yes(r.goals?.overheadWithin3x))],
+  ];
+  console.log(
+    `\nOrrery embedded NGSI-LD broker: ${n(N)} entities, ${CONCURRENCY} batches in flight, node ${process.version}\n`,
+  );
+  console.log(table(["", ...results.map((r) => `${r.driver} ${r.serverVersion ?? ""}`.trim())], rows));
+  for (const r of results.filter((r) => r.error)) console.log(`\n${r.driver} failed: ${r.error}`);
+}
+
+async function main(): Promise<number> {
+  const results: DriverResult[] = [];
+  for (const name of DRIVERS) results.push(await benchDriver(name));
+  if (exiting) return 2;
+  print(results);
+  const allGoalsMet = results.every(
+    (r) =>
+      r.goals?.pageOneUnder50ms && r.goals.overheadWithin3x && r.goals.upsertAtLeast10kPerSecond !== false,
+  );
+  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
+  const out = join(import.meta.dirname, "results/broker.json");
+  const report = {
+    benchmark: "broker",
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+    loadAverage: { before: LOAD_BEFORE, after: Math.round(loadavg()[0]! * 100) / 100 },
+    versions: Object.fromEntries(
+      ["@electric-sql/pglite", "pg", "drizzle-orm", "fastify"].map((p) => [p, packageVersion(p)]),
+    ),
+    settings: {
+      entities: N,
+      batch: BATCH,
+      concurrency: CONCURRENCY,
+      temporalInstances: TEMPORAL_INSTANCES,
+      temporalEntities: TEMPORAL_ENTITIES,
+      queryRepeats: QUERY_REPEATS,
+      notifyRepeats: NOTIFY_REPEATS,
+    },
+    goals: GOALS,
+    allGoalsMet,
+    drivers: results,
+  };
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  console.log(`\nGoals ${allGoalsMet ? "met" : "NOT met"}. Written: ${out}`);
+  return results.some((r) => r.error) ? 1 : 0;
+}
+
+let exiting = false;
+async function finish(code: number): Promise<void> {
+  if (exiting) return;
+  exiting = true;
+  setTimeout(() => process.exit(code || 2), 60_000).unref();
+  await cleanupAll();
+  process.exit(code);
+}
+
+const limit = setTimeout(() => {
+  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
+  void finish(2);
+}, TIME_LIMIT_S * 1000);
+limit.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
+process.on("uncaughtException", (error) => {
+  console.error("uncaught:", error);
+  void finish(1);
+});
+
+main().then(finish, async (error: unknown) => {
+  console.error(error);
+  await finish(1);
+});
