@@ -10,7 +10,7 @@ import { SessionExpiry } from "../auth/SessionExpiry.tsx";
 import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
 import { queryClient } from "../queryClient.ts";
-import { listQuery } from "../resources/queries.ts";
+import { itemQuery, listQuery } from "../resources/queries.ts";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../session.ts";
 import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
@@ -28,6 +28,8 @@ const WorkspaceView = lazy(() => {
   const workspaceId = decodeURIComponent(window.location.pathname.split("/")[2] ?? "");
   if (workspaceId) {
     for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    // The workspace record says whether the tabs show (dataModelUpToDate), and the entities tab's first page.
+    void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
     void import("../workspaces/DataModelChart.tsx");
   }

@@ -122,7 +122,10 @@ export function AttributePage() {
                           {t("entities.observedAt")}: {instance.observedAt}
                         </div>
                       )}
-                      <SubProperties instance={instance} />
+                      <SubProperties
+                        instance={instance}
+                        definitions={subPropertiesFor(model.properties, property.id)}
+                      />
                     </td>
                   </tr>
                 ))}

@@ -82,7 +82,13 @@ export function InstanceValue({ instance, property }: { instance: Instance; prop
 }
 
 /** The sub-properties of one instance, as "name: value" lines. */
-export function SubProperties({ instance }: { instance: Instance }) {
+export function SubProperties({
+  instance,
+  definitions = [],
+}: {
+  instance: Instance;
+  definitions?: PropertyRecord[];
+}) {
   const subs = subPropertiesOf(instance);
   if (subs.length === 0) return null;
   return (
@@ -90,7 +96,7 @@ export function SubProperties({ instance }: { instance: Instance }) {
       {subs.map(([name, sub]) => (
         <li key={name}>
           <span className="text-body-secondary">{name}: </span>
-          <InstanceValue instance={sub} />
+          <InstanceValue instance={sub} property={definitions.find((d) => d.name === name)} />
         </li>
       ))}
     </ul>
@@ -98,7 +104,16 @@ export function SubProperties({ instance }: { instance: Instance }) {
 }
 
 /** An attribute in the property table: each instance (datasetId when multi-valued), observedAt, sub-properties. */
-export function AttributeValue({ attribute, property }: { attribute: Attribute; property?: PropertyRecord }) {
+export function AttributeValue({
+  attribute,
+  property,
+  subProperties,
+}: {
+  attribute: Attribute;
+  property?: PropertyRecord;
+  /** The data model's sub-properties of the property (a Relationship sub-property links to its target). */
+  subProperties?: PropertyRecord[];
+}) {
   const { t } = useTranslation();
   const instances = instancesOf(attribute);
   const multiple = Array.isArray(attribute) || property?.multiValued;
@@ -117,7 +132,7 @@ export function AttributeValue({ attribute, property }: { attribute: Attribute; 
               {t("entities.observedAt")}: <time dateTime={instance.observedAt}>{instance.observedAt}</time>
             </div>
           )}
-          <SubProperties instance={instance} />
+          <SubProperties instance={instance} definitions={subProperties} />
         </div>
       ))}
     </>

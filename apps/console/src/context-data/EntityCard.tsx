@@ -8,7 +8,13 @@ import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { routeTo } from "../routes.ts";
 import { AttributeValue } from "./AttributeValue.tsx";
-import { attributesOf, displayName, topLevelProperties, type TypeRecord } from "./entityModel.ts";
+import {
+  attributesOf,
+  displayName,
+  subPropertiesFor,
+  topLevelProperties,
+  type TypeRecord,
+} from "./entityModel.ts";
 import { entityCalls, paths, useDataModel, useEntity, useEntityMutation } from "./entityQueries.ts";
 import { ClockIcon, LinkIcon, PlusIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
@@ -33,7 +39,7 @@ export function EntityCard({
   const model = useDataModel();
   const entity = useEntity(workspaceId, entityId);
   const [confirm, setConfirm] = useState(false);
-  const remove = useEntityMutation(workspaceId, () => entityCalls.remove(workspaceId, entityId));
+  const remove = useEntityMutation(workspaceId, () => entityCalls.remove(workspaceId, entityId), entityId);
   const [failed, setFailed] = useState(false);
   const itemPath = paths.entity(workspaceId, entityId);
   const canUpdate = can.can("PUT", itemPath);
@@ -141,7 +147,11 @@ export function EntityCard({
                       </Link>
                     </td>
                     <td>
-                      <AttributeValue attribute={data[property.name] as never} property={property} />
+                      <AttributeValue
+                        attribute={data[property.name] as never}
+                        property={property}
+                        subProperties={subPropertiesFor(model.properties, property.id)}
+                      />
                     </td>
                     <td className="text-center">
                       {property.temporal && (

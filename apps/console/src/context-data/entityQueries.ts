@@ -88,13 +88,23 @@ export function useEntity(ws: string, id: string | undefined) {
   });
 }
 
-/** A change to entities: every cached list and entity of the workspace is refetched. */
-export function useEntityMutation<V>(ws: string, fn: (variables: V) => Promise<Entity | undefined>) {
+/**
+ * A change to entities: every cached list and entity of the workspace is refetched, except a
+ * deleted entity (`deleted`), whose page is being left and would only answer 404.
+ */
+export function useEntityMutation<V>(
+  ws: string,
+  fn: (variables: V) => Promise<Entity | undefined>,
+  deleted?: string,
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: entityKeys.all(ws) });
+      await client.invalidateQueries({
+        queryKey: entityKeys.all(ws),
+        predicate: (query) => !deleted || query.queryKey[4] !== deleted,
+      });
     },
   });
 }
