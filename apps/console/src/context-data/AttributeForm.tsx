@@ -223,7 +223,9 @@ export function AttributeForm({ mode }: { mode: "create" | "edit" }) {
                 draft={current}
                 errors={errors}
                 showErrors={submitted}
-                required
+                required={
+                  !(property.ngsiLdType === "Property" && property.propertyNgsiLdValueType === "String")
+                }
                 label={t("entities.valueOf", { name: property.name })}
                 onChange={(value) => setDraft({ key, value })}
               />

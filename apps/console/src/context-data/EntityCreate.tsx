@@ -52,10 +52,20 @@ export function EntityCreate() {
   const fields = topLevelProperties(model.properties, typeId).filter((p) => p.id !== relation?.id);
   const draftFor = (p: PropertyRecord) =>
     drafts[p.id] ?? draftOf(p, undefined, subPropertiesFor(model.properties, p.id));
-  // An optional property left empty is not validated (it is left out); a mandatory one must be filled.
-  const errorsOf = (p: PropertyRecord) => {
+  // An optional property left empty is not validated (it is left out); a mandatory one must be
+  // filled (a mandatory Boolean is always set: unticked is false).
+  const blank = (p: PropertyRecord, draft: ValueDraft) =>
+    p.ngsiLdType === "Property" && p.propertyNgsiLdValueType === "Boolean"
+      ? !p.mandatory && !draft.checked
+      : isBlank(p, draft);
+  const errorsOf = (p: PropertyRecord): Record<string, string> => {
     const draft = draftFor(p);
-    if (!p.mandatory && isBlank(p, draft)) return {};
+    if (blank(p, draft)) {
+      if (!p.mandatory) return {};
+      const input =
+        p.ngsiLdType === "GeoProperty" ? "coordinates" : p.ngsiLdType === "Relationship" ? "object" : "value";
+      return { [input]: "validation.required" };
+    }
     return validateDraft(p, draft, subPropertiesFor(model.properties, p.id));
   };
   const invalid = fields.some((p) => Object.keys(errorsOf(p)).length > 0) || (child && !relation) || !type;
@@ -68,7 +78,7 @@ export function EntityCreate() {
     if (id.trim()) body.id = id.trim();
     for (const p of fields) {
       const draft = draftFor(p);
-      if (!p.mandatory && isBlank(p, draft)) continue;
+      if (blank(p, draft)) continue;
       const instance = instanceOf(p, draft, subPropertiesFor(model.properties, p.id));
       body[p.name] = p.multiValued ? [instance] : instance;
     }
