@@ -1,10 +1,10 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Entity, EntityQuery } from "@orrery/ngsi-ld";
+import type { Entity, EntityQuery, NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { Problem } from "../problems.ts";
-import type { Records } from "../resources/records.ts";
+import type { Item, Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
 import { completeAttributes, newEntity, updateAttributes } from "./entity-input.ts";
 import { workspaceData } from "./workspace-data.ts";
@@ -49,6 +49,21 @@ const containing = (text: string) =>
 export function registerEntityRoutes(app: FastifyInstance, records: Records, config: Config): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["entities"];
+
+  /** Reads the entity, applies a change with its type's data model, and answers the entity as stored. */
+  async function changeEntity(
+    request: FastifyRequest<{ Params: { workspaceId: string; entityId: string } }>,
+    change: (client: NgsiLdClient, current: Entity, model: Map<string, Item>) => Promise<void>,
+  ): Promise<Entity> {
+    const { workspaceId, entityId } = request.params;
+    const data = await workspaceData(records, config, workspaceId, request);
+    return viaBroker(async () => {
+      const client = await data.broker();
+      const current = await client.getEntity(entityId);
+      await change(client, current, data.model([current.type].flat()[0]!));
+      return client.getEntity(entityId);
+    });
+  }
 
   api.get(
     "/api/workspace/:workspaceId/entities",
@@ -133,21 +148,14 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
         response: { 200: entity },
       },
     },
-    async (request) => {
-      const { entityId } = request.params;
-      const data = await workspaceData(records, config, request.params.workspaceId, request);
-      return viaBroker(async () => {
-        const client = await data.broker();
-        const current = await client.getEntity(entityId);
-        const typeName = [current.type].flat()[0]!;
-        await client.replaceEntity({
-          id: entityId,
+    async (request) =>
+      changeEntity(request, (client, current, model) =>
+        client.replaceEntity({
+          id: current.id,
           type: current.type,
-          ...updateAttributes(request.body, data.model(typeName)),
-        });
-        return client.getEntity(entityId);
-      });
-    },
+          ...updateAttributes(request.body, model),
+        }),
+      ),
   );
 
   api.delete(
@@ -171,23 +179,16 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
         response: { 200: entity },
       },
     },
-    async (request) => {
-      const { entityId } = request.params;
-      const data = await workspaceData(records, config, request.params.workspaceId, request);
-      return viaBroker(async () => {
-        const client = await data.broker();
-        const current = await client.getEntity(entityId);
-        const model = data.model([current.type].flat()[0]!);
+    async (request) =>
+      changeEntity(request, async (client, current, model) => {
         const added = updateAttributes(request.body, model);
         const clash = Object.keys(added).filter(
           (name) => current[name] !== undefined && !Array.isArray(added[name]),
         );
         if (clash.length)
           throw new Problem(409, "Conflict", `The entity already has ${clash.join(", ")}: edit it instead.`);
-        await client.appendAttributes(entityId, added);
-        return client.getEntity(entityId);
-      });
-    },
+        await client.appendAttributes(current.id, added);
+      }),
   );
 
   api.put(
@@ -201,20 +202,14 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
         response: { 200: entity },
       },
     },
-    async (request) => {
-      const { entityId, attrName } = request.params;
-      const data = await workspaceData(records, config, request.params.workspaceId, request);
-      return viaBroker(async () => {
-        const client = await data.broker();
-        const current: Entity = await client.getEntity(entityId);
+    async (request) =>
+      changeEntity(request, async (client, current, model) => {
+        const { attrName } = request.params;
         if (current[attrName] === undefined)
-          throw new Problem(404, "Not found", `The entity ${entityId} has no attribute ${attrName}.`);
-        const model = data.model([current.type].flat()[0]!);
+          throw new Problem(404, "Not found", `The entity ${current.id} has no attribute ${attrName}.`);
         const { [attrName]: value } = completeAttributes({ [attrName]: request.body }, model);
         await client.replaceEntity({ ...current, [attrName]: value });
-        return client.getEntity(entityId);
-      });
-    },
+      }),
   );
 
   api.delete(
