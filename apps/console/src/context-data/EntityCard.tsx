@@ -13,6 +13,7 @@ import {
   displayName,
   subPropertiesFor,
   topLevelProperties,
+  type PropertyRecord,
   type TypeRecord,
 } from "./entityModel.ts";
 import { entityCalls, paths, useDataModel, useEntity, useEntityMutation } from "./entityQueries.ts";
@@ -44,6 +45,14 @@ export function EntityCard({
   const itemPath = paths.entity(workspaceId, entityId);
   const canUpdate = can.can("PUT", itemPath);
   const ws = { workspaceId };
+  // The clock only when the API would answer the history of its first temporal service (spec section 6).
+  const canShowHistory = (property: PropertyRecord) =>
+    can.can(
+      "GET",
+      `/workspace/${workspaceId}/temporal-entities/${encodeURIComponent(entityId)}/properties/${encodeURIComponent(
+        property.id,
+      )}/temporal-services/${encodeURIComponent(property.temporalServices?.[0] ?? "")}`,
+    );
 
   if (entity.isPending || model.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
@@ -154,7 +163,7 @@ export function EntityCard({
                       />
                     </td>
                     <td className="text-center">
-                      {property.temporal && (
+                      {property.temporal && canShowHistory(property) && (
                         <Link
                           to={routeTo("temporalEntities.properties.show", {
                             ...ws,
