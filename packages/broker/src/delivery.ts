@@ -221,6 +221,15 @@ export class DeliveryWorker {
     payload: NotificationPayload,
   ): Promise<void> {
     let problem: string | undefined;
+    // One controller per delivery, aborted by a plain timer or by stop(): with AbortSignal.any over
+    // AbortSignal.timeout, a delivery to a silent endpoint once hung past its timeout on Node 20.
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new Error(`no answer within ${this.options.timeoutMs} ms`)),
+      this.options.timeoutMs,
+    );
+    const onStop = () => abort.abort(new Error("the broker is stopping"));
+    this.stopping.signal.addEventListener("abort", onStop);
     try {
       const { body, headers } = await this.render(sub, tenant, payload);
       const response = await fetch(sub.notification.endpoint.uri, {
@@ -228,7 +237,7 @@ export class DeliveryWorker {
         headers,
         body,
         redirect: "manual",
-        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.stopping.signal]),
+        signal: abort.signal,
       });
       await response.arrayBuffer().catch(() => undefined);
       if (response.status < 200 || response.status > 299)
@@ -236,6 +245,9 @@ export class DeliveryWorker {
     } catch (error) {
       if (this.stopping.signal.aborted) return this.release(rows);
       problem = error instanceof Error ? `${error.message}${causeOf(error)}` : String(error);
+    } finally {
+      clearTimeout(timer);
+      this.stopping.signal.removeEventListener("abort", onStop);
     }
     if (problem === undefined) {
       const now = new Date().toISOString();
