@@ -29,7 +29,14 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 180_000,
     // PROXY_ALLOW_PRIVATE_NETWORKS: e2e/data-model.spec.ts imports from a fake Smart Data Models host on 127.0.0.1.
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", PROXY_ALLOW_PRIVATE_NETWORKS: "true" },
+    // MAP_TILE_URL empty: the map draws no tiles, so nothing is fetched from the internet.
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      PROXY_ALLOW_PRIVATE_NETWORKS: "true",
+      MAP_TILE_URL: "",
+    },
     stdout: "ignore",
     stderr: "pipe",
   },

@@ -16,14 +16,8 @@ async function shot(page: Page, name: string) {
   if (shots) await page.screenshot({ path: `test-results/context-data/${name}.png`, fullPage: true });
 }
 
-/** No tile server is reachable from the tests: tile requests fail at once instead of waiting. */
-async function noTiles(page: Page) {
-  await page.route(/tile\.openstreetmap\.org/, (route) => route.abort());
-}
-
 async function openSupermarket(page: Page) {
   await signIn(page, "admin");
-  await noTiles(page);
   await page.getByRole("button", { name: "Open Supermarket" }).click();
   await expect(page).toHaveURL(/\/workspace\/urn/);
   await expect(page.getByRole("tab", { name: en.entities.tab })).toBeVisible();

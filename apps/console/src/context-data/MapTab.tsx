@@ -110,7 +110,13 @@ export default function MapTab({
           </Alert>
         )}
         <div style={{ height: "60vh" }} role="region" aria-label={t("map.region", { type: type.name })}>
-          <MapContainer center={PARIS} zoom={10} style={{ height: "100%", width: "100%" }} preferCanvas>
+          <MapContainer
+            center={PARIS}
+            zoom={10}
+            maxZoom={19}
+            style={{ height: "100%", width: "100%" }}
+            preferCanvas
+          >
             {tiles && (
               <TileLayer
                 url={tiles}
