@@ -41,11 +41,21 @@ export async function openTestStorage(dataDir: string): Promise<{ storage: Stora
   const storage = await openStorage({ dataDir, databaseUrl: url.toString() });
   return {
     storage,
+    // Without FORCE, waiting for the app's pool to go: a forced drop can kill a connection while it
+    // closes, an unhandled 57P01 error in the test process.
     drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      for (let attempt = 0; ; attempt++) {
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        try {
+          return await c.query(`DROP DATABASE IF EXISTS ${name}`).then(() => undefined);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "55006" || attempt >= 50) throw error;
+        } finally {
+          await c.end();
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
   };
 }
