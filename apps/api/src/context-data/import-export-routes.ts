@@ -108,14 +108,21 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const first = await viaBroker(() => pages.next());
       if (request.query.format === "rows") {
         const rows = [header];
-        for (let page = first; !page.done; page = await viaBroker(() => pages.next()))
+        for (let page = first; !page.done;) {
+          const next = viaBroker(() => pages.next()); // the broker reads the next page meanwhile
           rows.push(...page.value.map((e) => entityToRow(e, columns)));
+          page = await next;
+        }
         return rows;
       }
       async function* csv() {
         yield `${request.query.bom === "true" ? "\ufeff" : ""}${csvLines([header])}`;
-        for (let page = first; !page.done; page = await pages.next())
+        for (let page = first; !page.done;) {
+          const next = pages.next(); // the broker reads the next page while this one is written
+          next.catch(() => {}); // a reader gone mid-export must not leave an unhandled rejection
           yield csvLines(page.value.map((e) => entityToRow(e, columns)));
+          page = await next;
+        }
       }
       return reply
         .type("text/csv; charset=utf-8")
