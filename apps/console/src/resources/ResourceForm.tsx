@@ -9,6 +9,7 @@ import { ApiError } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { selfReference } from "./ChildList.tsx";
+import { useHiddenFields } from "./workspaceRules.ts";
 import { FieldInput } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
 
@@ -57,8 +58,13 @@ export function ResourceForm(props: {
   const current = normalize(kind, form.watch()) as Values;
   // With the switch on and no parent chosen yet, the fields of a nested record already go away.
   const probe = self && nested && current[self] === undefined ? { ...current, [self]: "" } : current;
+  const hidden = useHiddenFields(kind, current);
   const visible = kind.fields.filter(
-    (field) => !(field.name in fixed) && whenHolds(field.when, probe) && (field.name !== self || nested),
+    (field) =>
+      !(field.name in fixed) &&
+      !hidden.includes(field.name) &&
+      whenHolds(field.when, probe) &&
+      (field.name !== self || nested),
   );
   const visibleNames = visible.map((f) => f.name).join(",");
   const previous = useRef(visibleNames);

@@ -37,3 +37,19 @@ export function useWorkspaceRules(kind: KindDefinition) {
       : t("properties.multiValuedUnknown");
   return { locks, defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined };
 }
+
+/**
+ * Fields a rule across records hides, from the form's current values: a workspace's broker tenant
+ * exists only when its service's broker is multi-tenant (spec section 3). While the broker is still
+ * loading nothing is hidden, so that an edit never clears a stored tenant by accident.
+ */
+export function useHiddenFields(kind: KindDefinition, values: Record<string, unknown>): string[] {
+  const isWorkspace = kind.kind === workspaces.kind;
+  const serviceId = isWorkspace ? (values.hasService as string | undefined) : undefined;
+  const service = useItem(services, serviceId, isWorkspace).data?.data;
+  const brokerId = service?.hasContextBroker as string | undefined;
+  const broker = useItem(contextBrokers, brokerId, isWorkspace);
+  if (!isWorkspace) return [];
+  const known = !serviceId || broker.data !== undefined;
+  return known && broker.data?.data.multiTenancyEnabled !== true ? ["contextBrokerTenant"] : [];
+}
