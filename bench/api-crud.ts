@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
 import { startApiProcess } from "./lib/api.ts";
-import { cleanupAll } from "./lib/cleanup.ts";
+import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
 import { lat, packageVersion, rate, table } from "./lib/report.ts";
@@ -178,7 +178,7 @@ function print(results: DriverResult[]): void {
 async function main(): Promise<number> {
   const results: DriverResult[] = [];
   for (const name of DRIVERS) results.push(await benchDriver(name));
-  if (exiting) return 2; // stopped by the time limit or a signal: no figures to keep
+  if (stopping()) return 2; // stopped by the time limit or a signal: no figures to keep
   print(results);
   const allGoalsMet = results.every((r) => r.goals?.apiOverheadWithin3x && r.goals.listP95Under150ms);
   const out = join(import.meta.dirname, "results/api-crud.json");
@@ -210,29 +210,4 @@ async function main(): Promise<number> {
   return results.some((r) => r.error) ? 1 : 0;
 }
 
-/** Cleans up (temp dirs, databases, the throwaway server) and exits, whatever happened; at most 60 s more. */
-let exiting = false;
-async function finish(code: number): Promise<void> {
-  if (exiting) return;
-  exiting = true;
-  setTimeout(() => process.exit(code || 2), 60_000).unref();
-  await cleanupAll();
-  process.exit(code);
-}
-
-const limit = setTimeout(() => {
-  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
-  void finish(2);
-}, TIME_LIMIT_S * 1000);
-limit.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
-// An error event nobody listens to (a dropped database connection, say) must not skip the cleanup.
-process.on("uncaughtException", (error) => {
-  console.error("uncaught:", error);
-  void finish(1);
-});
-
-main().then(finish, async (error: unknown) => {
-  console.error(error);
-  await finish(1);
-});
+runBench(main, TIME_LIMIT_S);

@@ -23,7 +23,8 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { ngsiLdBroker, type BrokerDatabase } from "@orrery/broker";
-import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { onCleanup } from "./lib/cleanup.ts";
+import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, timed, type Figures } from "./lib/measure.ts";
 import { lat, packageVersion, rate, table } from "./lib/report.ts";
@@ -364,7 +365,7 @@ function print(results: DriverResult[]): void {
 async function main(): Promise<number> {
   const results: DriverResult[] = [];
   for (const name of DRIVERS) results.push(await benchDriver(name));
-  if (exiting) return 2;
+  if (stopping()) return 2;
   print(results);
   const allGoalsMet = results.every(
     (r) =>
@@ -400,27 +401,4 @@ async function main(): Promise<number> {
   return results.some((r) => r.error) ? 1 : 0;
 }
 
-let exiting = false;
-async function finish(code: number): Promise<void> {
-  if (exiting) return;
-  exiting = true;
-  setTimeout(() => process.exit(code || 2), 60_000).unref();
-  await cleanupAll();
-  process.exit(code);
-}
-
-const limit = setTimeout(() => {
-  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
-  void finish(2);
-}, TIME_LIMIT_S * 1000);
-limit.unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
-process.on("uncaughtException", (error) => {
-  console.error("uncaught:", error);
-  void finish(1);
-});
-
-main().then(finish, async (error: unknown) => {
-  console.error(error);
-  await finish(1);
-});
+runBench(main, TIME_LIMIT_S);
