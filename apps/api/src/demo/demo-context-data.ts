@@ -132,7 +132,7 @@ export async function loadDemoContextData(
       const start = Number(((target?.[demo.temporal.attribute] as { value?: number }) ?? {}).value ?? 10);
       for (let i = 12; target && i >= 0; i--) {
         const observedAt = new Date(Date.now() - i * 5 * 60_000).toISOString();
-        const value = Math.round((start + Math.sin(i / 2) * 3 + (12 - i) * 0.2) * 10) / 10;
+        const value = Math.round((start - (12 - i) * 0.4 + Math.sin(i / 2) * 1.5) * 10) / 10;
         await client.appendAttributes(target.id, {
           [demo.temporal.attribute]: { type: "Property", value, observedAt },
         });
