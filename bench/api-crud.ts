@@ -8,9 +8,6 @@
  * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
  * "pglite,postgresql"), BENCH_TIME_LIMIT_SECONDS (default 900).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
@@ -18,7 +15,7 @@ import { startApiProcess } from "./lib/api.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
-import { lat, packageVersion, rate, table } from "./lib/report.ts";
+import { lat, loadAverage, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
 const N = Number(process.env.BENCH_RECORDS ?? 10_000);
 const CONCURRENCY = 8;
@@ -29,7 +26,7 @@ const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
-const LOAD_BEFORE = Math.round(loadavg()[0]! * 100) / 100;
+const LOAD_BEFORE = loadAverage();
 const GOALS = { maxApiOverhead: 3, maxListP95Ms: 150 };
 
 interface DriverResult {
@@ -181,16 +178,7 @@ async function main(): Promise<number> {
   if (stopping()) return 2; // stopped by the time limit or a signal: no figures to keep
   print(results);
   const allGoalsMet = results.every((r) => r.goals?.apiOverheadWithin3x && r.goals.listP95Under150ms);
-  const out = join(import.meta.dirname, "results/api-crud.json");
-  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-  const report = {
-    benchmark: "api-crud",
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
-    // Other work on the machine skews the figures: the 1-minute load average before and after.
-    loadAverage: { before: LOAD_BEFORE, after: Math.round(loadavg()[0]! * 100) / 100 },
+  const out = writeResults("api-crud", LOAD_BEFORE, {
     versions: Object.fromEntries(
       ["@electric-sql/pglite", "pg", "drizzle-orm", "fastify"].map((p) => [p, packageVersion(p)]),
     ),
@@ -204,8 +192,7 @@ async function main(): Promise<number> {
     goals: GOALS,
     allGoalsMet,
     drivers: results,
-  };
-  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  });
   console.log(`\nGoals ${allGoalsMet ? "met" : "NOT met"}. Written: ${out}`);
   return results.some((r) => r.error) ? 1 : 0;
 }

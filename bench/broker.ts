@@ -15,11 +15,9 @@
  * BENCH_TEMPORAL_INSTANCES (1000000), BENCH_DRIVERS ("pglite,postgresql"),
  * BENCH_TIME_LIMIT_SECONDS (1800).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+
 import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { ngsiLdBroker, type BrokerDatabase } from "@orrery/broker";
@@ -27,7 +25,7 @@ import { onCleanup } from "./lib/cleanup.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, timed, type Figures } from "./lib/measure.ts";
-import { lat, packageVersion, rate, table } from "./lib/report.ts";
+import { lat, loadAverage, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
 const N = Number(process.env.BENCH_ENTITIES ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
@@ -40,7 +38,7 @@ const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 1800);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
-const LOAD_BEFORE = Math.round(loadavg()[0]! * 100) / 100;
+const LOAD_BEFORE = loadAverage();
 const GOALS = { minUpsertPerSecondPostgres: 10_000, maxPageOneMs: 50, maxOverhead: 3 };
 const VOCAB = "https://uri.etsi.org/ngsi-ld/default-context/";
 const CORE = "https://uri.etsi.org/ngsi-ld/";
@@ -371,15 +369,7 @@ async function main(): Promise<number> {
     (r) =>
       r.goals?.pageOneUnder50ms && r.goals.overheadWithin3x && r.goals.upsertAtLeast10kPerSecond !== false,
   );
-  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-  const out = join(import.meta.dirname, "results/broker.json");
-  const report = {
-    benchmark: "broker",
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
-    loadAverage: { before: LOAD_BEFORE, after: Math.round(loadavg()[0]! * 100) / 100 },
+  const out = writeResults("broker", LOAD_BEFORE, {
     versions: Object.fromEntries(
       ["@electric-sql/pglite", "pg", "drizzle-orm", "fastify"].map((p) => [p, packageVersion(p)]),
     ),
@@ -395,8 +385,7 @@ async function main(): Promise<number> {
     goals: GOALS,
     allGoalsMet,
     drivers: results,
-  };
-  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  });
   console.log(`\nGoals ${allGoalsMet ? "met" : "NOT met"}. Written: ${out}`);
   return results.some((r) => r.error) ? 1 : 0;
 }

@@ -14,17 +14,17 @@
  * BENCH_TIME_LIMIT_SECONDS (default 900), CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import { execSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { adminToken, startApi, type RunningApi } from "./lib/api.ts";
-import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { signedInContexts } from "./lib/browser.ts";
+import { onCleanup } from "./lib/cleanup.ts";
+import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
-import { packageVersion, table } from "./lib/report.ts";
+import { loadAverage, packageVersion, table, writeResults } from "./lib/report.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -37,8 +37,7 @@ const RUNS = 5;
 const GOALS = { generateMs: 500, chartMs: 1000, autoDiscoverS: 10 };
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");
-const load = () => Math.round(loadavg()[0]! * 100) / 100;
-const LOAD_BEFORE = load();
+const LOAD_BEFORE = loadAverage();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
@@ -190,26 +189,13 @@ async function launchBrowser(): Promise<Browser> {
  * context holding only the session (empty HTTP cache; the session is put back in sessionStorage): time from navigation start to 200 nodes.
  */
 async function timeChart(browser: Browser, base: string, ws: string) {
-  const login = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await login.newPage();
-  await page.goto(`${base}/workspaces`);
-  await page.getByRole("link", { name: "Continue" }).click();
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill("admin");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname.startsWith("/workspaces"));
-  // The console keeps its session in sessionStorage (per tab): each fresh context gets it back
-  // from an init script, before the console's own scripts run.
-  const session = await page.evaluate(() => sessionStorage.getItem("orrery.session"));
-  if (!session) throw new Error("no session after signing in");
-  await login.close();
+  const signedIn = await signedInContexts(browser, base);
 
   const runs: number[] = [];
   const outer: number[] = [];
   let edges = 0;
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript((value) => sessionStorage.setItem("orrery.session", value), session);
+    const context = await signedIn();
     const tab = await context.newPage();
     const start = performance.now();
     await tab.goto(`${base}/workspace/${ws}`, { waitUntil: "commit" });
@@ -358,7 +344,7 @@ async function main(): Promise<number> {
     }
   }
 
-  if (exiting) return 2;
+  if (stopping()) return 2;
   const gen = (d: string) => {
     const g = result.generate[d];
     return g && "medianMs" in g ? g : undefined;
@@ -406,13 +392,7 @@ async function main(): Promise<number> {
   console.log(table(["", "figure", "goal", "", "runs"], rows));
   for (const e of result.errors) console.log(`\nfailed: ${e}`);
   const allGoalsMet = Object.values(goals).every((g) => g === true);
-  const report = {
-    benchmark: "data-model",
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
-    loadAverage: { before: LOAD_BEFORE, after: load() },
+  const out = writeResults("data-model", LOAD_BEFORE, {
     versions: Object.fromEntries(
       ["@electric-sql/pglite", "pg", "fastify", "@xyflow/react", "playwright-core"].map((p) => [
         p,
@@ -433,34 +413,9 @@ async function main(): Promise<number> {
     goalsMet: goals,
     allGoalsMet,
     ...result,
-  };
-  mkdirSync(join(root, "bench/results"), { recursive: true });
-  const out = join(root, "bench/results/data-model.json");
-  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  });
   console.log(`\nGoals ${allGoalsMet ? "met" : "NOT all met"}. Written: ${out}`);
   return result.errors.length ? 1 : 0;
 }
 
-let exiting = false;
-async function finish(code: number): Promise<void> {
-  if (exiting) return;
-  exiting = true;
-  setTimeout(() => process.exit(code || 2), 60_000).unref();
-  await cleanupAll();
-  process.exit(code);
-}
-
-setTimeout(() => {
-  console.error(`\nTime limit of ${TIME_LIMIT_S} s reached: stopping.`);
-  void finish(2);
-}, TIME_LIMIT_S * 1000).unref();
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void finish(130));
-process.on("uncaughtException", (error) => {
-  console.error("uncaught:", error);
-  void finish(1);
-});
-
-main().then(finish, async (error: unknown) => {
-  console.error(error);
-  await finish(1);
-});
+runBench(main, TIME_LIMIT_S);

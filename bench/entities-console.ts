@@ -12,26 +12,24 @@
  * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist).
  */
 import { execSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { adminToken } from "./lib/api.ts";
+import { signedInContexts } from "./lib/browser.ts";
 import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
 import { pgliteDriver } from "./lib/databases.ts";
-import { packageVersion } from "./lib/report.ts";
+import { loadAverage, packageVersion, writeResults } from "./lib/report.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
 const BATCH = 1_000;
 const RUNS = 5;
 const GOAL_MS = 500;
-const load = () => Math.round(loadavg()[0]! * 100) / 100;
-const LOAD_BEFORE = load();
+const LOAD_BEFORE = loadAverage();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
@@ -159,24 +157,13 @@ async function main() {
   log("entities tab in Chromium...");
   const browser = await chromium.launch(chromiumLaunchOptions);
   onCleanup(() => browser.close());
-  const login = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await login.newPage();
-  await page.goto(`${base}/workspaces`);
-  await page.getByRole("link", { name: "Continue" }).click();
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill("admin");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname.startsWith("/workspaces"));
-  const session = await page.evaluate(() => sessionStorage.getItem("orrery.session"));
-  if (!session) throw new Error("no session after signing in");
-  await login.close();
+  const signedIn = await signedInContexts(browser, base);
   const runs: number[] = [];
   const domContentLoaded: number[] = [];
   const listStart: number[] = [];
   const listEnd: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const browserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await browserContext.addInitScript((value) => sessionStorage.setItem("orrery.session", value), session);
+    const browserContext = await signedIn();
     const tab = await browserContext.newPage();
     await tab.goto(`${base}/workspace/${ws}?typeId=${encodeURIComponent(type.id)}`, { waitUntil: "commit" });
     const handle = await tab.waitForFunction(
@@ -209,12 +196,6 @@ async function main() {
   }
 
   const result = {
-    benchmark: "entities-console",
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform} ${process.arch}`,
-    cpus: `${cpus().length} x ${cpus()[0]?.model.split(" ").slice(0, 2).join(" ")}`,
-    loadAverage: { before: LOAD_BEFORE, after: load() },
     versions: {
       "@electric-sql/pglite": packageVersion("@electric-sql/pglite"),
       "playwright-core": packageVersion("playwright-core"),
@@ -239,8 +220,7 @@ async function main() {
       brokerFillS: fillS,
     },
   };
-  mkdirSync(join(root, "bench/results"), { recursive: true });
-  writeFileSync(join(root, "bench/results/entities-console.json"), `${JSON.stringify(result, null, 2)}\n`);
+  writeResults("entities-console", LOAD_BEFORE, result);
   console.log(
     `entities tab first page with ${ENTITIES.toLocaleString("en")} entities of the type (ms, Chromium): ${result.figures.entitiesTabFirstPageMs.median} median (goal < ${GOAL_MS})`,
   );

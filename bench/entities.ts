@@ -8,13 +8,11 @@
  * Environment: BENCH_IMPORT_ROWS (10000), BENCH_ROW_BY_ROW (2000), BENCH_EXPORT_ENTITIES (100000),
  * BENCH_DRIVERS ("pglite,postgresql"), BENCH_DATABASE_URL (see bench/lib/databases.ts).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
+
 import { startApiProcess, type RunningApi } from "./lib/api.ts";
 import { cleanupAll } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
-import { table } from "./lib/report.ts";
+import { loadAverage, table, writeResults } from "./lib/report.ts";
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const ROW_BY_ROW = Number(process.env.BENCH_ROW_BY_ROW ?? 2_000);
@@ -23,7 +21,7 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
 const GOALS = { importSeconds: 5, importSpeedup: 20, exportSeconds: 10 };
-const LOAD_BEFORE = Math.round(loadavg()[0]! * 100) / 100;
+const LOAD_BEFORE = loadAverage();
 
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
@@ -187,24 +185,10 @@ async function main() {
       ],
     ),
   );
-  const out = join(import.meta.dirname, "results/entities.json");
-  mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        benchmark: "entities",
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
-        loadAverage: { before: LOAD_BEFORE, after: Math.round(loadavg()[0]! * 100) / 100 },
-        goals: GOALS,
-        drivers: results.map((r) => ({ ...r, goals: goals(r) })),
-      },
-      null,
-      2,
-    ) + "\n",
-  );
+  const out = writeResults("entities", LOAD_BEFORE, {
+    goals: GOALS,
+    drivers: results.map((r) => ({ ...r, goals: goals(r) })),
+  });
   console.log(`\nWritten: ${out}`);
 }
 

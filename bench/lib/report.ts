@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import type { Figures } from "./measure.ts";
 
@@ -24,4 +25,28 @@ export function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** The 1-minute load average: other work on the machine skews the figures, so reports carry it. */
+export const loadAverage = () => Math.round(loadavg()[0]! * 100) / 100;
+
+/**
+ * Writes bench/results/<name>.json: the machine (node, platform, cpus, load average before and
+ * after the run), then the bench's own figures. Returns the file's path.
+ */
+export function writeResults(name: string, loadBefore: number, figures: Record<string, unknown>): string {
+  const dir = join(root, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, `${name}.json`);
+  const report = {
+    benchmark: name,
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? "?"}`,
+    loadAverage: { before: loadBefore, after: loadAverage() },
+    ...figures,
+  };
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  return out;
 }
