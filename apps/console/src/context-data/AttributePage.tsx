@@ -1,8 +1,7 @@
-import { useState } from "react";
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
+import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
@@ -37,11 +36,13 @@ export function AttributePage() {
   const navigate = useNavigate();
   const can = useCan();
   const { workspaceId, entityId, typeId, model, entity, property, trail } = useEntityPage();
-  const [confirm, setConfirm] = useState(false);
-  const [failed, setFailed] = useState(false);
   const remove = useEntityMutation(workspaceId, (name: string) =>
     entityCalls.removeAttribute(workspaceId, entityId, name),
   );
+  const back = entityHref(workspaceId, typeId, entityId);
+  const deletion = useConfirmedDelete(({ onError }) => {
+    if (property) remove.mutate(property.name, { onSuccess: () => navigate(back), onError });
+  });
   if (entity.isError) return <ErrorAlert error={entity.error} />;
   if (entity.isPending || model.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
@@ -51,11 +52,6 @@ export function AttributePage() {
   const multiple = Array.isArray(attribute) || !!property.multiValued;
   const canUpdate = can.can("PUT", paths.entity(workspaceId, entityId));
   const hasSubs = subPropertiesFor(model.properties, property.id).length > 0;
-  const back = entityHref(workspaceId, typeId, entityId);
-  const onDelete = () => {
-    setConfirm(false);
-    remove.mutate(property.name, { onSuccess: () => navigate(back), onError: () => setFailed(true) });
-  };
   const single = instances[0];
   return (
     <>
@@ -90,7 +86,7 @@ export function AttributePage() {
               >
                 {t("common.edit")}
               </Link>
-              <Button variant="outline-danger" size="sm" onClick={() => setConfirm(true)}>
+              <Button variant="outline-danger" size="sm" onClick={deletion.ask}>
                 {t("common.delete")}
               </Button>
             </div>
@@ -173,18 +169,10 @@ export function AttributePage() {
           )}
         </Card.Body>
       </Card>
-      <ConfirmDialog
-        show={confirm}
-        message={t("entities.confirmDeleteAttribute", { name: property.name })}
-        onYes={onDelete}
-        onNo={() => setConfirm(false)}
-      />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("entities.updateFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {deletion.dialogs({
+        confirm: t("entities.confirmDeleteAttribute", { name: property.name }),
+        failed: t("entities.updateFailed"),
+      })}
     </>
   );
 }

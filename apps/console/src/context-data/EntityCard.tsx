@@ -1,9 +1,8 @@
-import { useState } from "react";
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { TrashIcon } from "../app/icons.tsx";
-import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
+import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { routeTo } from "../routes.ts";
@@ -39,9 +38,10 @@ export function EntityCard({
   const can = useCan();
   const model = useDataModel();
   const entity = useEntity(workspaceId, entityId);
-  const [confirm, setConfirm] = useState(false);
   const remove = useEntityMutation(workspaceId, () => entityCalls.remove(workspaceId, entityId), entityId);
-  const [failed, setFailed] = useState(false);
+  const deletion = useConfirmedDelete(({ onError }) =>
+    remove.mutate(undefined, { onSuccess: () => navigate(entityHref(workspaceId, type.id)), onError }),
+  );
   const itemPath = paths.entity(workspaceId, entityId);
   const canUpdate = can.can("PUT", itemPath);
   const ws = { workspaceId };
@@ -71,14 +71,6 @@ export function EntityCard({
   const declaredNames = new Set(declared.map((p) => p.name));
   const others = attributesOf(data).filter(([name]) => !declaredNames.has(name));
   const title = `${displayName(data)} (${type.name})`;
-
-  const onDelete = () => {
-    setConfirm(false);
-    remove.mutate(undefined, {
-      onSuccess: () => navigate(entityHref(workspaceId, type.id)),
-      onError: () => setFailed(true),
-    });
-  };
 
   return (
     <>
@@ -117,7 +109,7 @@ export function EntityCard({
               <Button
                 variant="outline-danger"
                 size="sm"
-                onClick={() => setConfirm(true)}
+                onClick={deletion.ask}
                 title={t("entities.delete")}
                 aria-label={t("entities.delete")}
               >
@@ -220,18 +212,10 @@ export function EntityCard({
         types={model.types}
         properties={model.properties}
       />
-      <ConfirmDialog
-        show={confirm}
-        message={t("entities.confirmDelete", { name: displayName(data) })}
-        onYes={onDelete}
-        onNo={() => setConfirm(false)}
-      />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("entities.deletionFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {deletion.dialogs({
+        confirm: t("entities.confirmDelete", { name: displayName(data) }),
+        failed: t("entities.deletionFailed"),
+      })}
     </>
   );
 }

@@ -1,11 +1,11 @@
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { workspaces } from "@orrery/model";
 import { call, get } from "../api.ts";
-import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
+import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
@@ -31,8 +31,6 @@ export function SubscriptionPage() {
     queryKey: [...entityKeys.subscriptions(workspaceId), "item", subscriptionId],
     queryFn: () => get<Subscription>(path),
   });
-  const [confirm, setConfirm] = useState(false);
-  const [failed, setFailed] = useState(false);
   const remove = useMutation({
     mutationFn: () => call(path, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: entityKeys.subscriptions(workspaceId) }),
@@ -48,10 +46,9 @@ export function SubscriptionPage() {
         <td className="text-break">{value}</td>
       </tr>
     );
-  const onDelete = () => {
-    setConfirm(false);
-    remove.mutate(undefined, { onSuccess: () => navigate(back), onError: () => setFailed(true) });
-  };
+  const deletion = useConfirmedDelete(({ onError }) =>
+    remove.mutate(undefined, { onSuccess: () => navigate(back), onError }),
+  );
   const notification = data?.notification;
   return (
     <>
@@ -76,7 +73,7 @@ export function SubscriptionPage() {
             <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
               <h1 className="h5 mb-0 text-break">{data.subscriptionName ?? data.id}</h1>
               {can.can("DELETE", path) && (
-                <Button variant="outline-danger" size="sm" onClick={() => setConfirm(true)}>
+                <Button variant="outline-danger" size="sm" onClick={deletion.ask}>
                   {t("common.delete")}
                 </Button>
               )}
@@ -159,18 +156,10 @@ export function SubscriptionPage() {
           </Card>
         </>
       )}
-      <ConfirmDialog
-        show={confirm}
-        message={t("subscriptions.confirmDelete")}
-        onYes={onDelete}
-        onNo={() => setConfirm(false)}
-      />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("subscriptions.deletionFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {deletion.dialogs({
+        confirm: t("subscriptions.confirmDelete"),
+        failed: t("subscriptions.deletionFailed"),
+      })}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Button, Modal } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
@@ -61,4 +61,36 @@ export function ConfirmDialog(props: {
       </Modal.Footer>
     </Modal>
   );
+}
+
+/**
+ * A delete asked first and reported when it fails: `ask()` opens the Yes/No; Yes runs the delete
+ * (a mutation call, given the error callback to pass on), and its failure opens the error dialog.
+ * `dialogs` renders both, with the texts of the thing deleted.
+ */
+export function useConfirmedDelete(run: (callbacks: { onError: () => void }) => void) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const dialogs = (text: { confirm: string; failed: string; detail?: string }) => (
+    <>
+      <ConfirmDialog
+        show={confirming}
+        message={text.confirm}
+        onYes={() => {
+          setConfirming(false);
+          run({ onError: () => setFailed(true) });
+        }}
+        onNo={() => setConfirming(false)}
+      />
+      <MessageDialog
+        show={failed}
+        title={t("common.errorTitle")}
+        message={text.failed}
+        detail={text.detail}
+        onClose={() => setFailed(false)}
+      />
+    </>
+  );
+  return { ask: () => setConfirming(true), dialogs };
 }

@@ -1,11 +1,11 @@
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Button, Card, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
-import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
+import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
@@ -38,18 +38,12 @@ export function ShowPage({
   const can = useCan();
   const item = useItem(kind, id);
   const remove = useDelete(kind);
-  const [confirming, setConfirming] = useState(false);
-  const [failed, setFailed] = useState(false);
   const data = item.data?.data;
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
 
-  const onDelete = () => {
-    setConfirming(false);
-    remove.mutate(id, {
-      onSuccess: () => navigate(route("index")),
-      onError: () => setFailed(true),
-    });
-  };
+  const deletion = useConfirmedDelete(({ onError }) =>
+    remove.mutate(id, { onSuccess: () => navigate(route("index")), onError }),
+  );
 
   return (
     <>
@@ -68,12 +62,7 @@ export function ShowPage({
               </Link>
             )}
             {data && can.destroy(kind, id) && (
-              <Button
-                variant="outline-danger"
-                size="sm"
-                onClick={() => setConfirming(true)}
-                title={t("common.delete")}
-              >
+              <Button variant="outline-danger" size="sm" onClick={deletion.ask} title={t("common.delete")}>
                 <TrashIcon /> <span className="visually-hidden-sm">{t("common.delete")}</span>
               </Button>
             )}
@@ -112,19 +101,11 @@ export function ShowPage({
             actions={childActions?.[child.kind]}
           />
         ))}
-      <ConfirmDialog
-        show={confirming}
-        message={t("operations.confirmDelete", { this: k("this") })}
-        onYes={onDelete}
-        onNo={() => setConfirming(false)}
-      />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("operations.deletionFailed", { of: k("of") })}
-        detail={explain(remove.error, t)}
-        onClose={() => setFailed(false)}
-      />
+      {deletion.dialogs({
+        confirm: t("operations.confirmDelete", { this: k("this") }),
+        failed: t("operations.deletionFailed", { of: k("of") }),
+        detail: explain(remove.error, t),
+      })}
     </>
   );
 }
