@@ -14,14 +14,14 @@
  * BENCH_TIME_LIMIT_SECONDS (default 900), CHROMIUM_PATH (default /usr/bin/chromium).
  */
 import { execSync } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
-import { adminToken, startApi, type RunningApi } from "./lib/api.ts";
+import { adminToken, freePort, startApi, type RunningApi } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
+import { median } from "./lib/measure.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
 import { loadAverage, packageVersion, table, writeResults } from "./lib/report.ts";
@@ -38,21 +38,8 @@ const GOALS = { generateMs: 500, chartMs: 1000, autoDiscoverS: 10 };
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");
 const LOAD_BEFORE = loadAverage();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
-}
 
 interface App extends RunningApi {
   base: string;

@@ -12,15 +12,15 @@
  * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist).
  */
 import { execSync } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
 import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
-import { adminToken } from "./lib/api.ts";
+import { adminToken, freePort } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { median } from "./lib/measure.ts";
 import { pgliteDriver } from "./lib/databases.ts";
 import { loadAverage, packageVersion, writeResults } from "./lib/report.ts";
 
@@ -30,21 +30,8 @@ const BATCH = 1_000;
 const RUNS = 5;
 const GOAL_MS = 500;
 const LOAD_BEFORE = loadAverage();
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
-  });
-}
 
 async function main() {
   if (!process.env.BENCH_SKIP_BUILD) {

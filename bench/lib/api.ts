@@ -113,7 +113,8 @@ export async function startApiProcess(place: { dataDir: string; databaseUrl?: st
   return caller(base, token, close);
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now, for a server about to listen. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

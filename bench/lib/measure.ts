@@ -8,6 +8,9 @@ export interface Figures {
   maxMs: number;
 }
 
+/** The middle value (the upper one of an even count). */
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
