@@ -60,7 +60,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     return viaBroker(async () => {
       const client = await data.broker();
       const current = await client.getEntity(entityId);
-      await change(client, current, data.model([current.type].flat()[0]!));
+      await change(client, current, await data.model([current.type].flat()[0]!));
       return client.getEntity(entityId);
     });
   }
@@ -127,7 +127,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     },
     async (request, reply) => {
       const data = await workspaceData(records, config, request.params.workspaceId, request);
-      const created = newEntity(request.body, data.model);
+      const created = await newEntity(request.body, data.model);
       const stored = await viaBroker(async () => {
         const client = await data.broker();
         await client.createEntity(created);

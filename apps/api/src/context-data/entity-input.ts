@@ -95,7 +95,10 @@ export function completeAttributes(
 }
 
 /** A new entity from a create request: type checked, id generated when empty. */
-export function newEntity(body: unknown, model: (type: string) => Map<string, Item>): Entity {
+export async function newEntity(
+  body: unknown,
+  model: (type: string) => Promise<Map<string, Item>>,
+): Promise<Entity> {
   const errors: FieldError[] = [];
   const b = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   if (typeof b.type !== "string" || !typeName.test(b.type))
@@ -107,7 +110,7 @@ export function newEntity(body: unknown, model: (type: string) => Map<string, It
   return {
     id: typeof b.id === "string" && b.id ? b.id : generatedId(type),
     type,
-    ...completeAttributes(b, model(type)),
+    ...completeAttributes(b, await model(type)),
   };
 }
 

@@ -56,13 +56,14 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
     },
     async (request, reply) => {
       const data = await workspaceData(records, config, request.params.workspaceId, request);
-      const type = data.typeById(request.query.typeId);
+      const type = await data.typeById(request.query.typeId);
+      const { properties: propertyList } = await data.dataModel();
       const body = request.body;
       const rows: ImportRow[] = typeof body === "string" ? parseCsv(body) : jsonRows(body);
       if (!rows.length) throw invalid([{ path: "", message: "has no data rows under the header" }]);
       const client = await viaBroker(() => data.broker());
       const run = (onProgress?: (done: number, total: number) => void) =>
-        importRows(client, String(type.name), columnsOf(type, data.properties), rows, {
+        importRows(client, String(type.name), columnsOf(type, propertyList), rows, {
           dryRun: request.query.dryRun === "true",
           onProgress,
         });
@@ -99,8 +100,8 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
     },
     async (request, reply) => {
       const data = await workspaceData(records, config, request.params.workspaceId, request);
-      const type = data.typeById(request.query.typeId);
-      const columns = columnsOf(type, data.properties);
+      const type = await data.typeById(request.query.typeId);
+      const columns = columnsOf(type, (await data.dataModel()).properties);
       const header = ["id", "type", ...columns.map((c) => c.name)];
       const client = await viaBroker(() => data.broker());
       const pages = client.entityPages({ type: String(type.name) });

@@ -9,17 +9,18 @@ import { modelOf } from "./entity-input.ts";
 
 /**
  * What a context-data request needs about its workspace: the record, its data model, and the
- * client for its broker (tenant, @context, custom headers, tokens).
+ * client for its broker (tenant, @context, custom headers, tokens). The data model is read only
+ * by the requests that use it (create, updates, import, export), once per request.
  */
 export interface WorkspaceData {
   workspace: Awaited<ReturnType<Records["requireWorkspace"]>>;
-  types: Item[];
-  properties: Item[];
   context: string | undefined;
   broker(): Promise<NgsiLdClient>;
-  typeById(typeId: string): Item;
+  /** The workspace's types and properties. */
+  dataModel(): Promise<{ types: Item[]; properties: Item[] }>;
+  typeById(typeId: string): Promise<Item>;
   /** The data model of a type name: its top-level properties by name (empty for an unknown type). */
-  model(typeName: string): Map<string, Item>;
+  model(typeName: string): Promise<Map<string, Item>>;
 }
 
 export async function workspaceData(
@@ -29,28 +30,31 @@ export async function workspaceData(
   request: FastifyRequest,
 ): Promise<WorkspaceData> {
   const workspace = await records.requireWorkspace(workspaceId);
-  const [typeList, propertyList] = await Promise.all([
-    records.list(types, workspaceId),
-    records.list(properties, workspaceId),
-  ]);
   const context = workspaceContextUrl(config, workspace);
   const gateway = request.headers["gateway-authorization"];
   let client: Promise<NgsiLdClient> | undefined;
+  let lists: Promise<{ types: Item[]; properties: Item[] }> | undefined;
+  const dataModel = () =>
+    (lists ??= Promise.all([records.list(types, workspaceId), records.list(properties, workspaceId)]).then(
+      ([typeList, propertyList]) => ({ types: typeList, properties: propertyList }),
+    ));
   return {
     workspace,
-    types: typeList,
-    properties: propertyList,
     context,
     broker: () =>
       (client ??= workspaceBroker(records, workspace, {
         context,
         gatewayAuthorization: typeof gateway === "string" && gateway ? gateway : undefined,
       })),
-    typeById(typeId) {
-      const type = typeList.find((t) => t.id === typeId);
+    dataModel,
+    async typeById(typeId) {
+      const type = (await dataModel()).types.find((t) => t.id === typeId);
       if (!type) throw notFound(`The type ${typeId}`);
       return type;
     },
-    model: (typeName) => modelOf(typeList.find((t) => t.name === typeName)?.id, propertyList),
+    async model(typeName) {
+      const { types: typeList, properties: propertyList } = await dataModel();
+      return modelOf(typeList.find((t) => t.name === typeName)?.id, propertyList);
+    },
   };
 }
