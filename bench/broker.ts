@@ -22,6 +22,7 @@ import { sql } from "drizzle-orm";
 import Fastify from "fastify";
 import { ngsiLdBroker, type BrokerDatabase } from "@orrery/broker";
 import { onCleanup } from "./lib/cleanup.ts";
+import { request } from "./lib/http.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { Sample, timed, type Figures } from "./lib/measure.ts";
@@ -105,15 +106,16 @@ async function startBroker(db: BrokerDatabase) {
     await app.listen({ host: "127.0.0.1", port: 0 });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/ngsi-ld/v1`;
     const call = async (method: string, path: string, expect: number, body?: unknown, headers = {}) => {
-      const res = await fetch(base + path, {
+      const json = body === undefined ? undefined : JSON.stringify(body);
+      const res = await request(
+        base + path,
         method,
-        headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
+        { ...(json !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+        json,
+      );
       if (res.status !== expect)
-        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
-      return { text, headers: res.headers };
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${res.text.slice(0, 300)}`);
+      return res;
     };
     return { call, close };
   }
@@ -208,7 +210,7 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
         200,
       );
       count = (JSON.parse(res.text) as unknown[]).length;
-      matched = Number(res.headers.get("ngsild-results-count"));
+      matched = Number(res.headers["ngsild-results-count"]);
     });
     if (count !== 20 || matched < 1) throw new Error(`page one: ${count} entities of ${matched}`);
     result.pageOne = { ...pageOne, count, matched };

@@ -7,6 +7,7 @@ import type { Sessions } from "../../apps/api/src/auth/sessions.ts";
 import { loadConfig, type Config } from "../../apps/api/src/config.ts";
 import type { Storage } from "../../apps/api/src/storage/database.ts";
 import { onCleanup } from "./cleanup.ts";
+import { request } from "./http.ts";
 
 export interface RunningApi {
   /** scheme://host:port of the API. */
@@ -19,26 +20,20 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** A RunningApi over fetch with a bearer token. */
+/** A RunningApi over node:http with a bearer token. */
 function caller(base: string, token: string, close: () => Promise<void>): RunningApi {
   return {
     base,
     async call(method, path, expect, body, contentType) {
-      const res = await fetch(base + path, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "content-type": contentType ?? "application/json" }),
-        },
-        body: body === undefined ? undefined : contentType ? (body as string) : JSON.stringify(body),
-        // No per-request AbortSignal.timeout: it costs a few % of the client's CPU. The run's
-        // time limit bounds a request that hangs.
-      });
-      const text = await res.text();
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (body !== undefined) headers["content-type"] = contentType ?? "application/json";
+      const text = body === undefined ? undefined : contentType ? (body as string) : JSON.stringify(body);
+      // No per-request timeout: the run's time limit bounds a request that hangs.
+      const res = await request(base + path, method, headers, text);
       if (res.status !== expect) {
-        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
+        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${res.text.slice(0, 300)}`);
       }
-      return text;
+      return res.text;
     },
     close,
   };
@@ -77,7 +72,10 @@ export async function adminToken(sessions: Sessions, config: Config): Promise<st
 export async function startApiProcess(place: { dataDir: string; databaseUrl?: string }): Promise<RunningApi> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
+  // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the API process there when it exits.
+  const profile = process.env.BENCH_CPU_PROFILE_DIR;
+  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, "--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
     cwd: join(import.meta.dirname, "../.."),
     env: {
       ...process.env,

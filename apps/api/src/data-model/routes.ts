@@ -66,7 +66,6 @@ export function registerDataModelRoutes(
           workspaces,
           workspaceId,
           { dataModelVersion: next, dataModelUpToDate: true },
-          undefined,
           tx,
         );
         return next;
@@ -116,7 +115,7 @@ export function registerDataModelRoutes(
       const { workspaceId, id } = request.params;
       await records.requireWorkspace(workspaceId);
       if (!(await records.find(types, id, workspaceId))) throw notFound(id);
-      await records.patchData(types, id, { positionInChart: request.body }, workspaceId);
+      await records.patchData(types, id, { positionInChart: request.body });
       return { positionInChart: request.body };
     },
   );

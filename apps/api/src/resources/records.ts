@@ -99,33 +99,39 @@ export class Records {
     return this.db;
   }
 
+  /**
+   * The row with this id if it is of this kind and in this workspace, found by the primary key
+   * alone. Asked with kind and workspace as well, PostgreSQL chose the list index, where the id
+   * comes last, and read every record of the kind: 0.75 ms a read with 10,000 of them.
+   */
+  private async row(
+    db: Tx | Database,
+    kind: string,
+    id: string,
+    workspaceId = "",
+    lock?: "update",
+  ): Promise<Row | undefined> {
+    const query = db.select().from(records).where(eq(records.id, id));
+    const [row] = await (lock ? query.for(lock) : query);
+    return row?.kind === kind && row.workspaceId === workspaceId ? row : undefined;
+  }
+
   /** The workspace row, locked until the transaction ends. */
   async lockWorkspace(tx: Tx, workspaceId: string): Promise<Row> {
-    const [row] = await tx
-      .select()
-      .from(records)
-      .where(and(eq(records.kind, "workspaces"), eq(records.workspaceId, ""), eq(records.id, workspaceId)))
-      .for("update");
+    const row = await this.row(tx, "workspaces", workspaceId, "", "update");
     if (!row) throw notFound(`The workspace ${workspaceId}`);
     return row;
   }
 
   /** 404 unless the workspace exists. */
   async requireWorkspace(workspaceId: string): Promise<Row> {
-    const [row] = await this.db
-      .select()
-      .from(records)
-      .where(and(eq(records.kind, "workspaces"), eq(records.workspaceId, ""), eq(records.id, workspaceId)));
+    const row = await this.row(this.db, "workspaces", workspaceId);
     if (!row) throw notFound(`The workspace ${workspaceId}`);
     return row;
   }
 
-  async find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(records)
-      .where(and(this.scope(kind, workspaceId), eq(records.id, id)));
-    return row;
+  find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
+    return this.row(this.db, kind.kind, id, workspaceId);
   }
 
   async get(
@@ -140,19 +146,14 @@ export class Records {
 
   /**
    * Merges server-computed values (dataModelUpToDate, positionInChart) into a record without a new
-   * version: they are not part of what a user edits, and update() keeps them.
+   * version: they are not part of what a user edits, and update() keeps them. The caller has found
+   * the record in its workspace; the kind is checked again here.
    */
-  async patchData(
-    kind: KindDefinition,
-    id: string,
-    patch: Data,
-    workspaceId?: string,
-    tx: Tx | Database = this.db,
-  ): Promise<void> {
+  async patchData(kind: KindDefinition, id: string, patch: Data, tx: Tx | Database = this.db): Promise<void> {
     await tx
       .update(records)
       .set({ data: sql`${records.data} || ${JSON.stringify(patch)}::jsonb` })
-      .where(and(this.scope(kind, workspaceId), eq(records.id, id)));
+      .where(and(eq(records.id, id), eq(records.kind, kind.kind)));
   }
 
   /** The plain value of a secret, for the server's own calls to peers. Never sent to a client. */
@@ -218,11 +219,7 @@ export class Records {
     options: { ifMatch?: string; workspaceId?: string } = {},
   ): Promise<{ item: Item; version: number }> {
     return this.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(records)
-        .where(and(this.scope(kind, options.workspaceId), eq(records.id, id)))
-        .for("update");
+      const current = await this.row(tx, kind.kind, id, options.workspaceId, "update");
       if (!current) throw notFound(id);
       if (
         options.ifMatch &&
@@ -271,12 +268,7 @@ export class Records {
 
   async delete(kind: KindDefinition, id: string, workspaceId?: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select({ id: records.id })
-        .from(records)
-        .where(and(this.scope(kind, workspaceId), eq(records.id, id)))
-        .for("update");
-      if (!current) throw notFound(id);
+      if (!(await this.row(tx, kind.kind, id, workspaceId, "update"))) throw notFound(id);
       const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
       if (referrers.length) {
         const names = referrers.map((r) => `${r.kind} "${r.name}"`).join(", ");
