@@ -89,6 +89,60 @@ test("an operator browses entities, follows a relationship and adds then deletes
   ).toHaveCount(0);
 });
 
+test("an operator deletes one value of a multi-valued attribute and the other stays", async ({ page }) => {
+  await openSupermarket(page);
+  // The demo has no multi-valued attribute: give a shelf two values of numberOfItems, one per datasetId.
+  const workspaceId = workspaceIdOf(page);
+  const shelf = "urn:ngsi-ld:Shelf:unit004";
+  const entityPath = `/api/workspace/${workspaceId}/entities/${encodeURIComponent(shelf)}`;
+  const [left, right] = ["urn:ngsi-ld:Dataset:e2e-left", "urn:ngsi-ld:Dataset:e2e-right"];
+  const added = await page.request.post(`${entityPath}/attrs`, {
+    headers: await bearer(page),
+    data: {
+      numberOfItems: [
+        { type: "Property", value: 12, datasetId: left },
+        { type: "Property", value: 34, datasetId: right },
+      ],
+    },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+
+  await selectType(page, "Shelf");
+  await page.getByRole("table", { name: "Entities of Shelf" }).getByRole("link", { name: shelf }).click();
+  await page
+    .getByRole("table", { name: en.entities.properties })
+    .getByRole("link", { name: "numberOfItems", exact: true })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "numberOfItems" })).toBeVisible();
+  const values = page.getByRole("table", { name: en.entities.values });
+  await expect(values.getByRole("row")).toHaveCount(3);
+  await expect(values.getByText(left)).toBeVisible();
+  await expect(values.getByText(right)).toBeVisible();
+  await shot(page, "attribute-values");
+
+  const deleteValue = (datasetId: string) =>
+    page.getByRole("button", {
+      name: en.entities.deleteValue.replace("{{datasetId}}", datasetId),
+      exact: true,
+    });
+  await deleteValue(left).click();
+  const confirm = page.getByRole("dialog", { name: en.common.confirmTitle });
+  await expect(confirm).toContainText(left);
+  await expect(confirm).toHaveCSS("opacity", "1"); // faded in, for the screenshot
+  await shot(page, "attribute-value-confirm");
+  await confirm.getByRole("button", { name: en.common.yes }).click();
+  await expect(values.getByText(left)).toHaveCount(0);
+  await expect(values.getByText(right)).toBeVisible();
+  await expect(values.getByText("34", { exact: true })).toBeVisible();
+  await expect(deleteValue(right)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "numberOfItems" })).toBeVisible();
+  await shot(page, "attribute-value-deleted");
+
+  // The broker holds the one value left.
+  const stored = await (await page.request.get(entityPath, { headers: await bearer(page) })).json();
+  expect([stored.numberOfItems].flat().map((i: { datasetId?: string }) => i.datasetId)).toEqual([right]);
+});
+
 test("the map shows the shelves as markers, and a temporal property its history", async ({ page }) => {
   await openSupermarket(page);
   await selectType(page, "Shelf");

@@ -1,6 +1,9 @@
+import { useState } from "react";
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
+import { TrashIcon } from "../app/icons.tsx";
 import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
@@ -11,10 +14,11 @@ import {
   instancesOf,
   subPropertiesFor,
   subPropertiesOf,
+  type Entity,
   type Instance,
   type PropertyRecord,
 } from "./entityModel.ts";
-import { entityCalls, paths, useEntityMutation } from "./entityQueries.ts";
+import { entityCalls, entityKeys, paths, useEntityMutation } from "./entityQueries.ts";
 import { useEntityPage } from "./entityPage.tsx";
 import { entityHref, withQuery } from "./links.ts";
 
@@ -30,10 +34,14 @@ function FullValue({ instance, property }: { instance: Instance; property: Prope
   return <InstanceValue instance={instance} property={property} />;
 }
 
-/** The attribute page (entities.properties.show): the value(s), the sub-properties; add sub-property, edit, delete. */
+/**
+ * The attribute page (entities.properties.show): the value(s), the sub-properties; add sub-property,
+ * edit, delete the attribute, and delete one value (by its datasetId) of a multi-valued attribute.
+ */
 export function AttributePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const can = useCan();
   const { workspaceId, entityId, typeId, model, entity, property, trail } = useEntityPage();
   const remove = useEntityMutation(workspaceId, (name: string) =>
@@ -43,13 +51,34 @@ export function AttributePage() {
   const deletion = useConfirmedDelete(({ onError }) => {
     if (property) remove.mutate(property.name, { onSuccess: () => navigate(back), onError });
   });
+  // One value of a multi-valued attribute. The broker drops the attribute with its last value: the
+  // entity as refetched after the delete tells whether anything is left to show here.
+  const [datasetId, setDatasetId] = useState<string>();
+  const removeValue = useEntityMutation(workspaceId, (value: { name: string; datasetId: string }) =>
+    entityCalls.removeAttribute(workspaceId, entityId, value.name, value.datasetId),
+  );
+  const valueDeletion = useConfirmedDelete(({ onError }) => {
+    if (!property || !datasetId) return;
+    removeValue.mutate(
+      { name: property.name, datasetId },
+      {
+        onSuccess: () => {
+          const refreshed = client.getQueryData<Entity>(entityKeys.item(workspaceId, entityId));
+          if (refreshed?.[property.name] === undefined) navigate(back);
+        },
+        onError,
+      },
+    );
+  });
   if (entity.isError) return <ErrorAlert error={entity.error} />;
   if (entity.isPending || model.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
   if (!property) return <Alert variant="warning">{t("entities.noSuchProperty")}</Alert>;
   const attribute = entity.data[property.name];
   const instances = instancesOf(attribute);
-  const multiple = Array.isArray(attribute) || !!property.multiValued;
+  // A lone value with a datasetId (what a broker answers once the others are deleted) is still one of many.
+  const multiple =
+    Array.isArray(attribute) || !!property.multiValued || instances.some((i) => i.datasetId !== undefined);
   const canUpdate = can.can("PUT", paths.entity(workspaceId, entityId));
   const hasSubs = subPropertiesFor(model.properties, property.id).length > 0;
   const single = instances[0];
@@ -60,6 +89,7 @@ export function AttributePage() {
         ← {t("common.back")}
       </Link>
       {remove.isError && <ErrorAlert error={remove.error} />}
+      {removeValue.isError && <ErrorAlert error={removeValue.error} />}
       <Card>
         <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
           <h1 className="h5 mb-0 text-break">{property.name}</h1>
@@ -103,6 +133,11 @@ export function AttributePage() {
                 <tr>
                   <th scope="col">{t("entities.datasetId")}</th>
                   <th scope="col">{t("entities.value")}</th>
+                  {canUpdate && (
+                    <th scope="col">
+                      <span className="visually-hidden">{t("entities.valueActions")}</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -123,6 +158,26 @@ export function AttributePage() {
                         definitions={subPropertiesFor(model.properties, property.id)}
                       />
                     </td>
+                    {canUpdate && (
+                      <td className="text-end">
+                        {/* Without a datasetId the API deletes every value: the attribute's Delete does that. */}
+                        {instance.datasetId && (
+                          <Button
+                            variant="outline-danger"
+                            size="sm"
+                            disabled={removeValue.isPending}
+                            title={t("entities.deleteValue", { datasetId: instance.datasetId })}
+                            aria-label={t("entities.deleteValue", { datasetId: instance.datasetId })}
+                            onClick={() => {
+                              setDatasetId(instance.datasetId);
+                              valueDeletion.ask();
+                            }}
+                          >
+                            <TrashIcon />
+                          </Button>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
@@ -171,6 +226,10 @@ export function AttributePage() {
       </Card>
       {deletion.dialogs({
         confirm: t("entities.confirmDeleteAttribute", { name: property.name }),
+        failed: t("entities.updateFailed"),
+      })}
+      {valueDeletion.dialogs({
+        confirm: t("entities.confirmDeleteValue", { name: property.name, datasetId: datasetId ?? "" }),
         failed: t("entities.updateFailed"),
       })}
     </>
