@@ -44,6 +44,12 @@ export class Sample {
     this.wallMs += performance.now() - start;
   }
 
+  /** Adds one operation timed by the caller; its latency also counts as wall time. */
+  record(ms: number): void {
+    this.latencies.push(ms);
+    this.wallMs += ms;
+  }
+
   figures(): Figures {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     return {

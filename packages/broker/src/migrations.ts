@@ -18,6 +18,9 @@
  *   (history.ts); the registry lists the entities that have a history, also after the entity
  *   itself was deleted. observed_at is the instance's observedAt, else its modifiedAt. The
  *   migration starts the history of existing entities with their current instances.
+ * - broker_tenants.writes (0004): how many entity writes of the tenant have committed, increased
+ *   after each one by the process that made it; counts are remembered until it changes (storage.ts).
+ *   The default tenant gets its row here (the store never inserts it: it always exists).
  *
  * The runner splits each migration on ";": no statement may contain one.
  */
@@ -115,6 +118,13 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
         FROM broker_entities e
         CROSS JOIN LATERAL jsonb_each(e.attrs) AS a(key, instances)
         CROSS JOIN LATERAL jsonb_array_elements(a.instances) AS i
+    `,
+  },
+  {
+    name: "broker_0004_tenant_writes",
+    sql: `
+      ALTER TABLE broker_tenants ADD COLUMN writes bigint NOT NULL DEFAULT 0;
+      INSERT INTO broker_tenants (name) VALUES ('') ON CONFLICT DO NOTHING
     `,
   },
 ];

