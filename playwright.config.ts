@@ -9,6 +9,13 @@ const port = Number(process.env.E2E_PORT ?? 3310);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), "orrery-e2e-"));
 process.env.E2E_DATA_DIR = dataDir; // the workers re-read this file: keep one directory
 
+// A fake Google (token endpoint, Sheets v4 values API) started first, on a port the server is told of.
+// E2E_GOOGLE_PORT is pinned like E2E_DATA_DIR: e2e/google-sheets.spec.ts seeds and reads its sheets.
+const googlePort = Number(process.env.E2E_GOOGLE_PORT ?? port + 1);
+process.env.E2E_GOOGLE_PORT = String(googlePort);
+const googleUrl = `http://127.0.0.1:${googlePort}`;
+const googleKeyFile = join(dataDir, "google-service-account.json");
+
 export default defineConfig({
   testDir: "e2e",
   reporter: process.env.CI ? [["list"]] : [["list"]],
@@ -23,21 +30,36 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: chromiumLaunchOptions,
   },
-  webServer: {
-    command: "npm start",
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    // PROXY_ALLOW_PRIVATE_NETWORKS: e2e/data-model.spec.ts imports from a fake Smart Data Models host on 127.0.0.1.
-    // MAP_TILE_URL empty: the map draws no tiles, so nothing is fetched from the internet.
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      PROXY_ALLOW_PRIVATE_NETWORKS: "true",
-      MAP_TILE_URL: "",
+  webServer: [
+    {
+      command: "node --import tsx test/fakes/google-sheets-server.ts",
+      url: `${googleUrl}/_fake/sheets`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_GOOGLE_PORT: String(googlePort), FAKE_GOOGLE_KEY_FILE: googleKeyFile },
+      stdout: "ignore",
+      stderr: "pipe",
     },
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+    {
+      command: "npm start",
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      // PROXY_ALLOW_PRIVATE_NETWORKS: e2e/data-model.spec.ts imports from a fake Smart Data Models host on 127.0.0.1.
+      // MAP_TILE_URL empty: the map draws no tiles, so nothing is fetched from the internet.
+      // GOOGLE_*: the Sheets proxy talks to the fake above (e2e/google-sheets.spec.ts).
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+        PROXY_ALLOW_PRIVATE_NETWORKS: "true",
+        MAP_TILE_URL: "",
+        GOOGLE_SERVICE_ACCOUNT_KEY_FILE: googleKeyFile,
+        GOOGLE_SHEETS_URL: googleUrl,
+        GOOGLE_TOKEN_URL: `${googleUrl}/token`,
+      },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import Papa from "papaparse";
 import { expect, test, type Page } from "@playwright/test";
-import { en, signIn } from "./support.ts";
+import { bearer, en, openSupermarket, selectType, workspaceIdOf } from "./support.ts";
 
 /*
  * Context data in the workspace view, on the demo's "Supermarket" workspace (tutorial entities in
@@ -15,29 +15,6 @@ const shots = !!process.env.SCREENSHOTS;
 async function shot(page: Page, name: string) {
   if (shots) await page.screenshot({ path: `test-results/context-data/${name}.png`, fullPage: true });
 }
-
-async function openSupermarket(page: Page) {
-  await signIn(page, "admin");
-  await page.getByRole("button", { name: "Open Supermarket" }).click();
-  await expect(page).toHaveURL(/\/workspace\/urn/);
-  await expect(page.getByRole("tab", { name: en.entities.tab })).toBeVisible();
-}
-
-async function selectType(page: Page, name: string) {
-  await page
-    .getByTestId("chart-node")
-    .filter({ hasText: new RegExp(`^${name}$`) })
-    .click();
-  await expect(page.getByRole("heading", { level: 2, name, exact: true })).toBeVisible();
-}
-
-/** The bearer header of the signed-in page, for API calls made by the test itself. */
-async function bearer(page: Page) {
-  const session = await page.evaluate(() => JSON.parse(sessionStorage.getItem("orrery.session") ?? "{}"));
-  return { authorization: `${session.tokenType} ${session.token}` };
-}
-
-const workspaceIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);
 
 test("an operator browses entities, follows a relationship and adds then deletes an attribute", async ({
   page,

@@ -20,3 +20,29 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A field's label as the form shows it: its English name, with a star when required. */
 export const label = (field: string) =>
   new RegExp(`^${escape((en.fields as Record<string, string>)[field]!)}( \\*)?$`);
+
+/** Signed in as admin, the demo's "Supermarket" workspace open on its entities tab. */
+export async function openSupermarket(page: Page) {
+  await signIn(page, "admin");
+  await page.getByRole("button", { name: "Open Supermarket" }).click();
+  await expect(page).toHaveURL(/\/workspace\/urn/);
+  await expect(page.getByRole("tab", { name: en.entities.tab })).toBeVisible();
+}
+
+/** The type chosen in the data-model chart; its entities listed. */
+export async function selectType(page: Page, name: string) {
+  await page
+    .getByTestId("chart-node")
+    .filter({ hasText: new RegExp(`^${name}$`) })
+    .click();
+  await expect(page.getByRole("heading", { level: 2, name, exact: true })).toBeVisible();
+}
+
+/** The bearer header of the signed-in page, for API calls made by the test itself. */
+export async function bearer(page: Page) {
+  const session = await page.evaluate(() => JSON.parse(sessionStorage.getItem("orrery.session") ?? "{}"));
+  return { authorization: `${session.tokenType} ${session.token}` };
+}
+
+/** The workspace id of the workspace view the page is on. */
+export const workspaceIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);

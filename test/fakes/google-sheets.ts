@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from "jose";
-import { listen, readBody, sendJson } from "./http.ts";
+import { listen, readBody, sendJson, type Handler, type Listening } from "./http.ts";
 
 export interface FakeGoogleSheets {
   url: string;
@@ -16,12 +18,49 @@ export interface FakeGoogleSheets {
   close(): Promise<void>;
 }
 
+export interface FakeGoogleSheetsOptions {
+  /** A loopback port to listen on, for clients configured before the fake starts; default: any free port. */
+  port?: number;
+  /** Where to write the service-account key file; default: in a new temporary directory. */
+  keyFile?: string;
+  /**
+   * Also serve the sheets to tests in another process, without a token: GET `/_fake/sheets` lists
+   * them, GET and PUT `/_fake/sheets/{spreadsheetId}/{sheetName}` read and set one (JSON rows).
+   */
+  testEndpoint?: boolean;
+}
+
+/** Like http.ts listen, on a given loopback port. */
+async function listenOn(port: number, handler: Handler): Promise<Listening> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    Promise.resolve(handler(req, res, url)).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+      res.end(`fake failed: ${(err as Error).message}`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
 /**
  * A stand-in for Google's token endpoint and the Sheets REST v4 values API: the token endpoint
  * verifies the JWT bearer assertion with the service account's public key (RFC 7523); values are
  * read with GET, cleared with POST `:clear` and written with PUT, only with its access token.
  */
-export async function startFakeGoogleSheets(): Promise<FakeGoogleSheets> {
+export async function startFakeGoogleSheets(
+  options: FakeGoogleSheetsOptions = {},
+): Promise<FakeGoogleSheets> {
   const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
   const verifyKey = await importSPKI(await exportSPKI(publicKey), "RS256");
   const email = "orrery@demo-project.iam.gserviceaccount.com";
@@ -29,7 +68,20 @@ export async function startFakeGoogleSheets(): Promise<FakeGoogleSheets> {
   const sheets = new Map<string, string[][]>();
   const fake = { sheets, email, refusedAssertions: 0 } as FakeGoogleSheets;
 
-  const server = await listen(async (req, res, url) => {
+  const handler: Handler = async (req, res, url) => {
+    if (options.testEndpoint && url.pathname.startsWith("/_fake/sheets")) {
+      const test = /^\/_fake\/sheets(?:\/([^/]+)\/([^/]+))?$/.exec(url.pathname);
+      if (!test) return sendJson(res, 404, { error: "unknown test path" });
+      if (!test[1]) return sendJson(res, 200, [...sheets.keys()]);
+      const key = `${decodeURIComponent(test[1])}/${decodeURIComponent(test[2]!)}`;
+      if (req.method === "PUT") {
+        sheets.set(key, JSON.parse(await readBody(req)) as string[][]);
+        return sendJson(res, 200, { sheet: key });
+      }
+      return sheets.has(key)
+        ? sendJson(res, 200, sheets.get(key))
+        : sendJson(res, 404, { error: "no sheet" });
+    }
     if (req.method === "POST" && url.pathname === "/token") {
       const form = new URLSearchParams(await readBody(req));
       try {
@@ -73,10 +125,12 @@ export async function startFakeGoogleSheets(): Promise<FakeGoogleSheets> {
       majorDimension: "ROWS",
       ...(values.length ? { values } : {}),
     });
-  });
+  };
+  const server = await (options.port ? listenOn(options.port, handler) : listen(handler));
 
-  const dir = mkdtempSync(join(tmpdir(), "orrery-google-"));
-  fake.keyFile = join(dir, "service-account.json");
+  if (options.keyFile) mkdirSync(dirname(options.keyFile), { recursive: true });
+  fake.keyFile =
+    options.keyFile ?? join(mkdtempSync(join(tmpdir(), "orrery-google-")), "service-account.json");
   writeFileSync(
     fake.keyFile,
     JSON.stringify({
