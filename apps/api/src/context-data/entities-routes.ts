@@ -17,6 +17,10 @@ const anyBody = z.unknown();
 
 const listQuery = z.object({
   type: z.string().optional(),
+  typeId: z
+    .string()
+    .optional()
+    .describe("a type of the workspace's data model, by id, instead of its name in `type`"),
   q: z.string().optional(),
   idPattern: z.string().optional(),
   attrs: z.string().optional().describe("comma-separated attribute names"),
@@ -78,9 +82,13 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const { search, attrs, count, ...rest } = request.query;
+      const { search, attrs, count, typeId, ...rest } = request.query;
       const data = await workspaceData(records, config, workspaceId, request);
-      const query: EntityQuery = { ...rest, ...(attrs ? { attrs: attrs.split(",").filter(Boolean) } : {}) };
+      const query: EntityQuery = {
+        ...rest,
+        ...(typeId ? { type: String((await data.typeById(typeId)).name) } : {}),
+        ...(attrs ? { attrs: attrs.split(",").filter(Boolean) } : {}),
+      };
       const client = await viaBroker(() => data.broker());
       return viaBroker(async () => {
         if (search) {

@@ -3,7 +3,7 @@ import { properties, types } from "@orrery/model";
 import type { NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
-import type { Item, Records } from "../resources/records.ts";
+import { toItem, type Item, type Records } from "../resources/records.ts";
 import { workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
 import { modelOf } from "./entity-input.ts";
 
@@ -48,9 +48,9 @@ export async function workspaceData(
       })),
     dataModel,
     async typeById(typeId) {
-      const type = (await dataModel()).types.find((t) => t.id === typeId);
-      if (!type) throw notFound(`The type ${typeId}`);
-      return type;
+      const row = await records.find(types, typeId, workspaceId);
+      if (!row) throw notFound(`The type ${typeId}`);
+      return toItem(types, row);
     },
     async model(typeName) {
       const { types: typeList, properties: propertyList } = await dataModel();
