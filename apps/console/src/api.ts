@@ -1,4 +1,5 @@
 import { getSession, setSession } from "./session.ts";
+import { takeEarly } from "./startup.ts";
 
 /** A failed call: the server's problem+json body (or an empty object), as the spec says to rethrow it. */
 export class ApiError extends Error {
@@ -34,16 +35,19 @@ export async function call<T>(
 ): Promise<{ data: T; etag: string | null }> {
   const session = getSession();
   const url = `/api${path}${options.query ? `?${new URLSearchParams(options.query)}` : ""}`;
-  const response = await fetch(url, {
-    method: options.method ?? "GET",
-    headers: {
-      accept: "application/json",
-      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
-      ...options.headers,
-    },
-    body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-  });
+  const method = options.method ?? "GET";
+  const early = method === "GET" && !options.headers ? takeEarly(url) : undefined;
+  const response = await (early ??
+    fetch(url, {
+      method,
+      headers: {
+        accept: "application/json",
+        ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
+        ...options.headers,
+      },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    }));
   const text = await response.text();
   let body: unknown;
   try {

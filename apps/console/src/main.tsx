@@ -1,3 +1,5 @@
+// First: asks for the start-up data while the rest of the console's modules are evaluated.
+import "./start-early.ts";
 import "bootstrap/dist/css/bootstrap.min.css";
 import "./styles.css";
 import "./i18n/index.ts";
@@ -6,14 +8,17 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./app/App.tsx";
+import { firstScreen } from "./app/workspaceView.ts";
 import { queryClient } from "./queryClient.ts";
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </QueryClientProvider>
-  </StrictMode>,
+void firstScreen().then(() =>
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+  ),
 );

@@ -47,7 +47,7 @@ describe("entities tab", () => {
     expect(screen.getAllByRole("row")).toHaveLength(21);
     const first = listCalls(calls)[0]!.query;
     expect(Object.fromEntries(first)).toEqual({
-      type: "Building",
+      typeId: T.building,
       limit: "20",
       offset: "0",
       attrs: "name",

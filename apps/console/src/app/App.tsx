@@ -9,8 +9,6 @@ import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
 import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
-import { queryClient } from "../queryClient.ts";
-import { itemQuery, listQuery } from "../resources/queries.ts";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../session.ts";
 import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
@@ -19,22 +17,15 @@ import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { TopBar } from "./TopBar.tsx";
-import { prefetchFirstPage } from "../context-data/prefetch.ts";
+import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
-// The workspace view carries the chart (@xyflow/react): loaded when a workspace opens. Opening one starts, in parallel with the page's own code, its types and properties and
-// the chart's code: waiting for the page to render first cost a quarter of a second (bench/data-model).
-const WorkspaceView = lazy(() => {
-  const workspaceId = decodeURIComponent(window.location.pathname.split("/")[2] ?? "");
-  if (workspaceId) {
-    for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
-    // The workspace record says whether the tabs show (dataModelUpToDate), and the entities tab's first page.
-    void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
-    prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
-    void import("../workspaces/DataModelChart.tsx");
-  }
-  return import("../workspaces/WorkspaceView.tsx").then((m) => ({ default: m.WorkspaceView }));
-});
+// The workspace view carries the chart (@xyflow/react): loaded when a workspace opens, with its data (early.ts).
+const LazyWorkspaceView = lazy(() => loadWorkspaceView().then((m) => ({ default: m.WorkspaceView })));
+function WorkspaceView() {
+  const Loaded = loadedWorkspaceView();
+  return Loaded ? <Loaded /> : <LazyWorkspaceView />;
+}
 // The import screen is reached from a type: loaded when it opens.
 const ImportProperties = lazy(() =>
   import("../workspaces/ImportProperties.tsx").then((m) => ({ default: m.ImportProperties })),

@@ -7,7 +7,7 @@ import { useCan } from "../permissions.ts";
 import { routeTo } from "../routes.ts";
 import { nameOf, type TypeRecord } from "./entityModel.ts";
 import { paths, useEntities } from "./entityQueries.ts";
-import { firstPageQuery } from "./prefetch.ts";
+import { firstPageQuery } from "../startup.ts";
 import { EntityCard } from "./EntityCard.tsx";
 import { BellIcon, MapIcon, PlusIcon, TransferIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
@@ -49,7 +49,7 @@ function EntityList({
   const search = useDebounced(text.trim());
   useEffect(() => setPage(0), [search, size, type.id]);
   // The first page is the query prefetch.ts starts with the view; a search has no count.
-  const { count, ...names } = firstPageQuery(type.name);
+  const { count, ...names } = firstPageQuery(type.id);
   const query: Record<string, string> = {
     ...names,
     limit: String(size),

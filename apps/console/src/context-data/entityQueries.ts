@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { properties, types } from "@orrery/model";
 import { ApiError, call, get } from "../api.ts";
 import { getSession } from "../session.ts";
+import { takeEarly } from "../startup.ts";
 import { useList } from "../resources/queries.ts";
 import type { Attribute, Entity, PropertyRecord, TypeRecord } from "./entityModel.ts";
 
@@ -45,9 +46,9 @@ export interface EntityPage {
 
 /** One query of entities: the page the server returns, never more. */
 export async function fetchEntities(ws: string, query: Record<string, string>): Promise<EntityPage> {
-  const response = await fetch(`/api${paths.entities(ws)}?${new URLSearchParams(query)}`, {
-    headers: { accept: "application/json", ...authorization() },
-  });
+  const url = `/api${paths.entities(ws)}?${new URLSearchParams(query)}`;
+  const response = await (takeEarly(url) ??
+    fetch(url, { headers: { accept: "application/json", ...authorization() } }));
   if (!response.ok) throw await apiError(response);
   const total = response.headers.get("x-total-count");
   return { entities: (await response.json()) as Entity[], total: total === null ? undefined : Number(total) };

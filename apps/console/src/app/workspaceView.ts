@@ -1,0 +1,45 @@
+import { properties, types, workspaces } from "@orrery/model";
+import { prefetchFirstPage } from "../context-data/prefetch.ts";
+import { queryClient } from "../queryClient.ts";
+import { itemQuery, listQuery } from "../resources/queries.ts";
+import { getSession } from "../session.ts";
+
+type Module = typeof import("../workspaces/WorkspaceView.tsx");
+let workspaceView: Promise<Module> | undefined;
+let loaded: Module["WorkspaceView"] | undefined;
+
+/** The workspace view once its code has arrived (App renders it then without suspending). */
+export const loadedWorkspaceView = () => loaded;
+
+/**
+ * The workspace view's code (it carries the chart, @xyflow/react), loaded once. The first call, on
+ * a workspace's address, also starts what the view shows first: the entities tab's first page, the
+ * types and properties, the workspace record (whether the tabs show), then the chart's code, in
+ * that order (the browser opens six connections; the list comes first). On a start at a
+ * workspace's address, startup.ts has already asked for them: these calls take its responses.
+ */
+export function loadWorkspaceView(): Promise<Module> {
+  if (workspaceView) return workspaceView;
+  workspaceView = import("../workspaces/WorkspaceView.tsx").then((m) => {
+    loaded = m.WorkspaceView;
+    return m;
+  });
+  const workspaceId = decodeURIComponent(window.location.pathname.split("/")[2] ?? "");
+  if (workspaceId && getSession()) {
+    prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
+    for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
+    void workspaceView.then(() => import("../workspaces/DataModelChart.tsx"));
+  }
+  return workspaceView;
+}
+
+/**
+ * What the first render waits for: on a workspace's address, the view's code. Rendering first and
+ * suspending costs more than the wait: React shows the route's spinner, then holds the view back
+ * until 300 ms after it (its Suspense reveal throttle), whatever arrived meanwhile.
+ */
+export function firstScreen(): Promise<unknown> {
+  if (!window.location.pathname.startsWith("/workspace/") || !getSession()) return Promise.resolve();
+  return loadWorkspaceView().catch(() => undefined); // a failed load is shown by the route's lazy
+}
