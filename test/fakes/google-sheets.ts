@@ -1,10 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { exportPKCS8, exportSPKI, generateKeyPair, importSPKI, jwtVerify } from "jose";
-import { listen, readBody, sendJson, type Handler, type Listening } from "./http.ts";
+import { listen, readBody, sendJson, type Handler } from "./http.ts";
 
 export interface FakeGoogleSheets {
   url: string;
@@ -28,29 +26,6 @@ export interface FakeGoogleSheetsOptions {
    * them, GET and PUT `/_fake/sheets/{spreadsheetId}/{sheetName}` read and set one (JSON rows).
    */
   testEndpoint?: boolean;
-}
-
-/** Like http.ts listen, on a given loopback port. */
-async function listenOn(port: number, handler: Handler): Promise<Listening> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    Promise.resolve(handler(req, res, url)).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end(`fake failed: ${(err as Error).message}`);
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
 }
 
 /**
@@ -126,7 +101,7 @@ export async function startFakeGoogleSheets(
       ...(values.length ? { values } : {}),
     });
   };
-  const server = await (options.port ? listenOn(options.port, handler) : listen(handler));
+  const server = await listen(handler, options.port);
 
   if (options.keyFile) mkdirSync(dirname(options.keyFile), { recursive: true });
   fake.keyFile =

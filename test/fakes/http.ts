@@ -9,8 +9,8 @@ export interface Listening {
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
-/** Plain node:http so the fakes depend on nothing the code under test uses. */
-export async function listen(handler: Handler): Promise<Listening> {
+/** Plain node:http so the fakes depend on nothing the code under test uses. Port 0: one the system picks. */
+export async function listen(handler: Handler, port = 0): Promise<Listening> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     Promise.resolve(handler(req, res, url)).catch((err: unknown) => {
@@ -19,10 +19,12 @@ export async function listen(handler: Handler): Promise<Listening> {
       res.end(`fake failed: ${(err as Error).message}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
