@@ -15,9 +15,15 @@ const entityPath = `/workspace/ws1/entities/${building.id}`;
  * the page's refetch sees what a broker would answer.
  */
 function renderTemperature(
-  options: { permissions?: Parameters<typeof mockContextApi>[1]; fail?: boolean } = {},
+  options: {
+    permissions?: Parameters<typeof mockContextApi>[1];
+    fail?: boolean;
+    withDefault?: boolean;
+  } = {},
 ) {
   let entity: Record<string, unknown> = structuredClone(building);
+  if (options.withDefault)
+    entity.temperature = [...(entity.temperature as unknown[]), { type: "Property", value: 20 }];
   const calls = mockContextApi(
     {
       ...modelRoutes,
@@ -25,8 +31,12 @@ function renderTemperature(
       [`DELETE ${entityPath}/attrs/temperature`]: (call: RawCall) => {
         if (options.fail) return { status: 502, body: { title: "Bad gateway", detail: "broker down" } };
         const datasetId = call.query.get("datasetId");
-        const { temperature, ...rest } = entity as { temperature: Array<{ datasetId: string }> };
-        const keep = datasetId ? temperature.filter((i) => i.datasetId !== datasetId) : [];
+        const { temperature, ...rest } = entity as { temperature: Array<{ datasetId?: string }> };
+        const keep = datasetId
+          ? temperature.filter((i) => i.datasetId !== datasetId)
+          : call.query.get("deleteAll") === "false"
+            ? temperature.filter((i) => i.datasetId !== undefined)
+            : [];
         entity = keep.length ? { ...rest, temperature: keep } : rest;
         return { status: 204 };
       },
@@ -69,6 +79,23 @@ describe("attribute page", () => {
     expect(deletes(calls)[0]!.query.get("datasetId")).toBe(north);
     expect(within(values()).getByText(south)).toBeInTheDocument();
     expect(currentPath()).toContain("/properties/");
+  });
+
+  it("deletes the default value (the one without a datasetId) alone", async () => {
+    const { calls, user, client } = renderTemperature({ withDefault: true });
+    await screen.findByRole("heading", { level: 1, name: "temperature" });
+    await settled(client);
+    await user.click(screen.getByRole("button", { name: "Delete the value (default)" }));
+    expect(
+      await screen.findByText(
+        "Are you sure you want to delete the value (default) of the attribute temperature?",
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Yes" }));
+    await waitFor(() => expect(within(values()).queryByText("(default)")).toBeNull());
+    expect(Object.fromEntries(deletes(calls)[0]!.query)).toEqual({ deleteAll: "false" });
+    expect(within(values()).getByText(north)).toBeInTheDocument();
+    expect(within(values()).getByText(south)).toBeInTheDocument();
   });
 
   it("goes back to the entity card when the last value is deleted", async () => {

@@ -225,9 +225,16 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     {
       schema: {
         tags,
-        summary: "Delete an attribute, or one value of it by datasetId",
+        summary:
+          "Delete an attribute (every value), one value of it by datasetId, or its default value (deleteAll=false)",
         params: attributeParams,
-        querystring: z.object({ datasetId: z.string().optional() }),
+        querystring: z.object({
+          datasetId: z.string().optional(),
+          deleteAll: z
+            .enum(["true", "false"])
+            .default("true")
+            .describe("without datasetId: false deletes only the value that has no datasetId"),
+        }),
       },
     },
     async (request, reply) => {
@@ -235,7 +242,9 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
       const data = await workspaceData(records, config, request.params.workspaceId, request);
       await viaBroker(async () =>
         (await data.broker()).deleteAttribute(entityId, attrName, {
-          ...(request.query.datasetId ? { datasetId: request.query.datasetId } : { deleteAll: true }),
+          ...(request.query.datasetId
+            ? { datasetId: request.query.datasetId }
+            : { deleteAll: request.query.deleteAll === "true" }),
         }),
       );
       return reply.code(204).send();

@@ -143,10 +143,31 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
         { type: "Property", value: "b", datasetId: "urn:ngsi-ld:Property:b" },
       ],
     });
+    const values = async () =>
+      [(await api("GET", url)).body.sensors].flat().map((s: { value: string }) => s.value);
     expect((await api("DELETE", `${url}/attrs/sensors?datasetId=urn:ngsi-ld:Property:a`)).status).toBe(204);
-    const read = await api("GET", url);
-    const sensors = [read.body.sensors].flat();
-    expect(sensors.map((s: { value: string }) => s.value)).toEqual(["b"]);
+    expect(await values()).toEqual(["b"]);
+    expect((await api("DELETE", `${url}/attrs/sensors?deleteAll=maybe`)).status).toBe(400);
+    // The API gives each value of a multi-valued attribute a datasetId; another client of the broker
+    // may write a default value (none): deleteAll=false deletes that one alone.
+    const appended = await fetch(`${ctx.base}/ngsi-ld/v1/entities/${encodeURIComponent(id)}/attrs`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "ngsild-tenant": String(ctx.workspace.contextBrokerTenant),
+      },
+      body: JSON.stringify({
+        readings: [
+          { type: "Property", value: 1, datasetId: "urn:ngsi-ld:Dataset:one" },
+          { type: "Property", value: 0 },
+        ],
+      }),
+    });
+    expect(appended.status, await appended.text()).toBe(204);
+    expect((await api("DELETE", `${url}/attrs/readings?deleteAll=false`)).status).toBe(204);
+    expect([(await api("GET", url)).body.readings].flat().map((r: { value: number }) => r.value)).toEqual([
+      1,
+    ]);
   });
 
   it("says clearly and quickly which broker is down, with 502", async () => {

@@ -48,17 +48,19 @@ export function AttributePage() {
     entityCalls.removeAttribute(workspaceId, entityId, name),
   );
   const back = entityHref(workspaceId, typeId, entityId);
+  const valueName = (id: string | null | undefined) => id ?? t("entities.defaultInstance");
   const deletion = useConfirmedDelete(({ onError }) => {
     if (property) remove.mutate(property.name, { onSuccess: () => navigate(back), onError });
   });
   // One value of a multi-valued attribute. The broker drops the attribute with its last value: the
   // entity as refetched after the delete tells whether anything is left to show here.
-  const [datasetId, setDatasetId] = useState<string>();
-  const removeValue = useEntityMutation(workspaceId, (value: { name: string; datasetId: string }) =>
+  // The value to delete: its datasetId, or null for the default value (the one without).
+  const [datasetId, setDatasetId] = useState<string | null>();
+  const removeValue = useEntityMutation(workspaceId, (value: { name: string; datasetId: string | null }) =>
     entityCalls.removeAttribute(workspaceId, entityId, value.name, value.datasetId),
   );
   const valueDeletion = useConfirmedDelete(({ onError }) => {
-    if (!property || !datasetId) return;
+    if (!property || datasetId === undefined) return;
     removeValue.mutate(
       { name: property.name, datasetId },
       {
@@ -160,22 +162,19 @@ export function AttributePage() {
                     </td>
                     {canUpdate && (
                       <td className="text-end">
-                        {/* Without a datasetId the API deletes every value: the attribute's Delete does that. */}
-                        {instance.datasetId && (
-                          <Button
-                            variant="outline-danger"
-                            size="sm"
-                            disabled={removeValue.isPending}
-                            title={t("entities.deleteValue", { datasetId: instance.datasetId })}
-                            aria-label={t("entities.deleteValue", { datasetId: instance.datasetId })}
-                            onClick={() => {
-                              setDatasetId(instance.datasetId);
-                              valueDeletion.ask();
-                            }}
-                          >
-                            <TrashIcon />
-                          </Button>
-                        )}
+                        <Button
+                          variant="outline-danger"
+                          size="sm"
+                          disabled={removeValue.isPending}
+                          title={t("entities.deleteValue", { datasetId: valueName(instance.datasetId) })}
+                          aria-label={t("entities.deleteValue", { datasetId: valueName(instance.datasetId) })}
+                          onClick={() => {
+                            setDatasetId(instance.datasetId ?? null);
+                            valueDeletion.ask();
+                          }}
+                        >
+                          <TrashIcon />
+                        </Button>
                       </td>
                     )}
                   </tr>
@@ -229,7 +228,7 @@ export function AttributePage() {
         failed: t("entities.updateFailed"),
       })}
       {valueDeletion.dialogs({
-        confirm: t("entities.confirmDeleteValue", { name: property.name, datasetId: datasetId ?? "" }),
+        confirm: t("entities.confirmDeleteValue", { name: property.name, datasetId: valueName(datasetId) }),
         failed: t("entities.updateFailed"),
       })}
     </>

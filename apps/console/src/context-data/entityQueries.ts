@@ -121,8 +121,11 @@ export const entityCalls = {
     (await call<Entity>(paths.attrs(ws, id), { method: "POST", body: { [name]: attribute } })).data,
   replaceAttribute: async (ws: string, id: string, name: string, attribute: Attribute) =>
     (await call<Entity>(paths.attr(ws, id, name), { method: "PUT", body: attribute })).data,
-  removeAttribute: async (ws: string, id: string, name: string, datasetId?: string) => {
-    await call(paths.attr(ws, id, name), { method: "DELETE", query: datasetId ? { datasetId } : undefined });
+  /** Every value of the attribute; or one: by its datasetId, or null for the value without one. */
+  removeAttribute: async (ws: string, id: string, name: string, datasetId?: string | null) => {
+    const query: Record<string, string> | undefined =
+      datasetId === undefined ? undefined : datasetId === null ? { deleteAll: "false" } : { datasetId };
+    await call(paths.attr(ws, id, name), { method: "DELETE", query });
     return undefined;
   },
 };
