@@ -21,12 +21,19 @@ export const firstPageQuery = (typeId: string): Record<string, string> => ({
   count: "true",
 });
 
+/** The first page a workspace view at this query shows: its entities tab's list of a type, if any. */
+export function firstPageAt(search: URLSearchParams): Record<string, string> | undefined {
+  const typeId = search.get("typeId");
+  const entitiesTab = (search.get("activeTab") ?? "entities") === "entities";
+  return typeId && entitiesTab && !search.get("entityId") ? firstPageQuery(typeId) : undefined;
+}
+
 /**
- * Run by start-early.ts, the first import of main.tsx, before the modules of React DOM and the rest are evaluated (about 150 ms
- * on a small machine): a signed-in start asks at once for what every screen needs (permissions,
- * console settings) and, on a workspace's address, for what its view shows first (the entities
- * tab's first page, the types and properties, the workspace record) and for the view's code.
- * The console's own calls then take these responses instead of asking again.
+ * Run by start-early.ts, the first import of main.tsx, before the modules of React DOM and the rest
+ * are evaluated (about 150 ms on a small machine): a signed-in start asks at once for what every
+ * screen needs (permissions, console settings) and, on a workspace's address, for what its view
+ * shows first (the entities tab's first page, the types and properties, the workspace record) and
+ * for the view's code. The console's own calls then take these responses instead of asking again.
  */
 export function startEarly(): void {
   const session = getSession();
@@ -40,10 +47,8 @@ export function startEarly(): void {
   const [, first, encoded] = window.location.pathname.split("/");
   if (first === "workspace" && encoded) {
     const workspaceId = decodeURIComponent(encoded);
-    const search = new URLSearchParams(window.location.search);
-    const typeId = search.get("typeId");
-    if (typeId && !search.get("entityId") && (search.get("activeTab") ?? "entities") === "entities")
-      ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPageQuery(typeId))}`);
+    const firstPage = firstPageAt(new URLSearchParams(window.location.search));
+    if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
     ask(`/api/workspace/${workspaceId}/types`);
     ask(`/api/workspace/${workspaceId}/properties`);
     ask(`/api/workspaces/${workspaceId}`);

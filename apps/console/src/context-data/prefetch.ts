@@ -1,5 +1,5 @@
 import { queryClient } from "../queryClient.ts";
-import { firstPageQuery } from "../startup.ts";
+import { firstPageAt } from "../startup.ts";
 import { entityKeys, fetchEntities } from "./entityQueries.ts";
 
 /**
@@ -7,9 +7,8 @@ import { entityKeys, fetchEntities } from "./entityQueries.ts";
  * with the view's code and its data model, instead of after it renders (bench/entities-console).
  */
 export function prefetchFirstPage(workspaceId: string, search: URLSearchParams): void {
-  const typeId = search.get("typeId");
-  if (!typeId || search.get("entityId") || (search.get("activeTab") ?? "entities") !== "entities") return;
-  const query = firstPageQuery(typeId);
+  const query = firstPageAt(search);
+  if (!query) return;
   void queryClient.prefetchQuery({
     queryKey: entityKeys.list(workspaceId, query),
     queryFn: () => fetchEntities(workspaceId, query),

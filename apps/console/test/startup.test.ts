@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { call } from "../src/api.ts";
+import { fetchEntities } from "../src/context-data/entityQueries.ts";
+import { setSession } from "../src/session.ts";
+import { startEarly, takeEarly } from "../src/startup.ts";
+
+const ws = "urn:ngsi-ld:Workspace:w1";
+const type = "urn:ngsi-ld:Type:t1";
+
+function fakeFetch() {
+  const asked: string[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify(url.includes("/entities?") ? [] : { url }), {
+        headers: { "content-type": "application/json", "x-total-count": "7" },
+      });
+    }),
+  );
+  return asked;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setSession(null);
+  window.history.pushState(null, "", "/");
+});
+
+describe("start-up requests", () => {
+  it("on a workspace's entities tab, asks for its data at once, and the console's calls take the answers", async () => {
+    setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
+    window.history.pushState(null, "", `/workspace/${ws}?typeId=${encodeURIComponent(type)}`);
+    const asked = fakeFetch();
+    startEarly();
+    const firstPage = `/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type)}&limit=20&offset=0&attrs=name&count=true`;
+    expect(asked).toEqual([
+      firstPage,
+      `/api/workspace/${ws}/types`,
+      `/api/workspace/${ws}/properties`,
+      `/api/workspaces/${ws}`,
+      "/api/authorization/permissions",
+      "/api/console-config",
+    ]);
+    const page = await fetchEntities(ws, {
+      typeId: type,
+      limit: "20",
+      offset: "0",
+      attrs: "name",
+      count: "true",
+    });
+    expect(page).toEqual({ entities: [], total: 7 });
+    expect((await call<{ url: string }>(`/workspace/${ws}/types`)).data.url).toBe(
+      `/api/workspace/${ws}/types`,
+    );
+    expect(asked).toHaveLength(6); // nothing asked twice
+    // Each answer is taken once: the next call asks again.
+    await call(`/workspace/${ws}/types`);
+    expect(asked).toHaveLength(7);
+    expect(takeEarly(firstPage)).toBeUndefined();
+  });
+
+  it("asks for nothing without a session, and no entities page outside the entities tab", () => {
+    window.history.pushState(null, "", `/workspace/${ws}?typeId=${encodeURIComponent(type)}`);
+    const asked = fakeFetch();
+    startEarly();
+    expect(asked).toEqual([]);
+    setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
+    window.history.pushState(null, "", `/workspace/${ws}?typeId=${encodeURIComponent(type)}&activeTab=map`);
+    startEarly();
+    expect(asked.some((url) => url.includes("/entities"))).toBe(false);
+    expect(asked).toContain(`/api/workspace/${ws}/types`);
+  });
+});
