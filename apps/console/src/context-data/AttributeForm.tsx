@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Alert, Button, Card, Form, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import { MessageDialog } from "../errors/Dialogs.tsx";
+import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { routeTo } from "../routes.ts";
@@ -45,7 +45,7 @@ export function AttributeForm({ mode }: { mode: "create" | "edit" }) {
   const [instanceKey, setInstanceKey] = useState<string>("");
   const [draft, setDraft] = useState<{ key: string; value: ValueDraft } | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const save = useEntityMutation(workspaceId, ({ plan, instance }: { plan: Plan; instance: Instance }) =>
     plan.save(instance),
   );
@@ -145,7 +145,7 @@ export function AttributeForm({ mode }: { mode: "create" | "edit" }) {
               { typeId },
             ),
           ),
-        onError: () => setFailed(true),
+        onError: failure.show,
       },
     );
   };
@@ -234,12 +234,7 @@ export function AttributeForm({ mode }: { mode: "create" | "edit" }) {
           )}
         </Card.Body>
       </Card>
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("entities.updateFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {failure.dialog(t("entities.updateFailed"))}
     </>
   );
 }

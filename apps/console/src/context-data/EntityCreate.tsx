@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Alert, Button, Card, Form, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
-import { MessageDialog } from "../errors/Dialogs.tsx";
+import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { draftOf, instanceOf, isBlank, validateDraft, type ValueDraft } from "./attributeDraft.ts";
@@ -30,7 +30,7 @@ export function EntityCreate() {
   const [relationId, setRelationId] = useState("");
   const [drafts, setDrafts] = useState<Record<string, ValueDraft>>({});
   const [submitted, setSubmitted] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const create = useEntityMutation(workspaceId, (body: Record<string, unknown>) =>
     entityCalls.create(workspaceId, body),
   );
@@ -85,7 +85,7 @@ export function EntityCreate() {
     if (child && relation && parentId) body[relation.name] = { type: "Relationship", object: parentId };
     create.mutate(body, {
       onSuccess: (created?: Entity) => navigate(entityHref(workspaceId, type.id, created?.id ?? id.trim())),
-      onError: () => setFailed(true),
+      onError: failure.show,
     });
   };
   const back = child ? entityHref(workspaceId, parentTypeId, parentId) : entityHref(workspaceId, typeId);
@@ -177,12 +177,7 @@ export function EntityCreate() {
           )}
         </Card.Body>
       </Card>
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("entities.creationFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {failure.dialog(t("entities.creationFailed"))}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { workspaces } from "@orrery/model";
 import { call } from "../api.ts";
-import { MessageDialog } from "../errors/Dialogs.tsx";
+import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useItem } from "../resources/queries.ts";
@@ -75,7 +75,7 @@ export function SubscriptionForm() {
   const names = type ? topLevelProperties(model.properties, type.id).map((p) => p.name) : [];
   const [draft, setDraft] = useState<SubscriptionDraft | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const save = useMutation({
     mutationFn: (body: unknown) =>
       call<Subscription>(paths.subscriptions(workspaceId), { method: "POST", body }),
@@ -140,7 +140,7 @@ export function SubscriptionForm() {
         navigate(
           withQuery(routeTo("subscriptions.show", { workspaceId, subscriptionId: data.id }), { typeId }),
         ),
-      onError: () => setFailed(true),
+      onError: failure.show,
     });
   };
   const back = entityHref(workspaceId, typeId, undefined, "subscriptions");
@@ -283,12 +283,7 @@ export function SubscriptionForm() {
           </Form>
         </Card.Body>
       </Card>
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("subscriptions.creationFailed")}
-        onClose={() => setFailed(false)}
-      />
+      {failure.dialog(t("subscriptions.creationFailed"))}
     </>
   );
 }

@@ -63,15 +63,30 @@ export function ConfirmDialog(props: {
   );
 }
 
+/** The error dialog of a call that failed: `show()` opens it; `dialog` renders it with its texts. */
+export function useFailureDialog() {
+  const { t } = useTranslation();
+  const [failed, setFailed] = useState(false);
+  const dialog = (message: string, detail?: string) => (
+    <MessageDialog
+      show={failed}
+      title={t("common.errorTitle")}
+      message={message}
+      detail={detail}
+      onClose={() => setFailed(false)}
+    />
+  );
+  return { show: () => setFailed(true), dialog };
+}
+
 /**
  * A delete asked first and reported when it fails: `ask()` opens the Yes/No; Yes runs the delete
  * (a mutation call, given the error callback to pass on), and its failure opens the error dialog.
  * `dialogs` renders both, with the texts of the thing deleted.
  */
 export function useConfirmedDelete(run: (callbacks: { onError: () => void }) => void) {
-  const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const dialogs = (text: { confirm: string; failed: string; detail?: string }) => (
     <>
       <ConfirmDialog
@@ -79,17 +94,11 @@ export function useConfirmedDelete(run: (callbacks: { onError: () => void }) => 
         message={text.confirm}
         onYes={() => {
           setConfirming(false);
-          run({ onError: () => setFailed(true) });
+          run({ onError: failure.show });
         }}
         onNo={() => setConfirming(false)}
       />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={text.failed}
-        detail={text.detail}
-        onClose={() => setFailed(false)}
-      />
+      {failure.dialog(text.failed, text.detail)}
     </>
   );
   return { ask: () => setConfirming(true), dialogs };

@@ -7,7 +7,7 @@ import { normalize, whenHolds, type KindDefinition } from "@orrery/model";
 import { writeSchema } from "@orrery/model/schema";
 import { ApiError } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
-import { MessageDialog } from "../errors/Dialogs.tsx";
+import { MessageDialog, useFailureDialog } from "../errors/Dialogs.tsx";
 import { selfReference } from "./ChildList.tsx";
 import { useHiddenFields } from "./workspaceRules.ts";
 import { FieldInput } from "./FieldInput.tsx";
@@ -54,7 +54,7 @@ export function ResourceForm(props: {
     resolver: zodResolver(writeSchema(kind, mode) as never) as unknown as Resolver<Values>,
   });
   const save = useSave(kind);
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const current = normalize(kind, form.watch()) as Values;
   // With the switch on and no parent chosen yet, the fields of a nested record already go away.
   const probe = self && nested && current[self] === undefined ? { ...current, [self]: "" } : current;
@@ -98,7 +98,7 @@ export function ResourceForm(props: {
                 form.setError(name, { type: "server", message: e.message });
             }
           }
-          setFailed(true);
+          failure.show();
         },
       },
     );
@@ -150,15 +150,12 @@ export function ResourceForm(props: {
         message={t("warnings.default_url_error")}
         onClose={() => setDefaultUrlUsed(false)}
       />
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t(mode === "create" ? "operations.creationFailed" : "operations.updateFailed", {
+      {failure.dialog(
+        t(mode === "create" ? "operations.creationFailed" : "operations.updateFailed", {
           of: t(`kinds.${kind.kind}.of`),
-        })}
-        detail={explain(save.error, t)}
-        onClose={() => setFailed(false)}
-      />
+        }),
+        explain(save.error, t),
+      )}
     </FormProvider>
   );
 }

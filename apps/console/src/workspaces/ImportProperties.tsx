@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { properties, types } from "@orrery/model";
 import { ApiError, call } from "../api.ts";
-import { MessageDialog } from "../errors/Dialogs.tsx";
+import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
@@ -60,7 +60,7 @@ export function ImportProperties() {
   const typeData = type.data?.data;
   const [url, setUrl] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [failed, setFailed] = useState(false);
+  const failure = useFailureDialog();
   const shownUrl = url ?? String(typeData?.standardDataModelDefinitionUrl ?? "");
   const params = { workspaceId, typeId };
   const typePage = kindRoute(types, "show", typeId, params);
@@ -83,7 +83,7 @@ export function ImportProperties() {
       );
       navigate(typePage);
     },
-    onError: () => setFailed(true),
+    onError: failure.show,
   });
 
   const existing = new Set((list.data ?? []).filter((p) => p.hasType === typeId).map((p) => String(p.name)));
@@ -247,13 +247,7 @@ export function ImportProperties() {
           )}
         </Card.Body>
       </Card>
-      <MessageDialog
-        show={failed}
-        title={t("common.errorTitle")}
-        message={t("properties.importFailed")}
-        detail={explain(importing.error, t)}
-        onClose={() => setFailed(false)}
-      />
+      {failure.dialog(t("properties.importFailed"), explain(importing.error, t))}
     </>
   );
 }
