@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Broker } from "./broker.ts";
 import { boolParam, checkParams, type Query } from "./params.ts";
-import { NgsiLdError, notFound } from "./problems.ts";
+import { notFound } from "./problems.ts";
 import { ngsiRequest, sendJson } from "./request.ts";
 
 /** Names sorted as the client reads them (compacted), not by IRI. */
@@ -16,8 +16,7 @@ export function registerDiscoveryRoutes(app: FastifyInstance, broker: Broker): v
   const begin = async (request: FastifyRequest, allowed: string[]) => {
     checkParams(request.query as Query, allowed);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    if (!(await store.tenantExists(ngsi.tenant)))
-      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    await store.requireTenant(ngsi.tenant);
     return ngsi;
   };
 

@@ -83,8 +83,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(query, ["attrs", "options", "format", "lang", "local"]);
     const id = entityId(request.params);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    if (!(await store.tenantExists(ngsi.tenant)))
-      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    await store.requireTenant(ngsi.tenant);
     const attrs = listParam(query, "attrs")?.map((a) => ngsi.context.expand(a));
     const options = renderOptions(
       stringParam(query, "options"),

@@ -1,4 +1,4 @@
-import { badRequest } from "./problems.ts";
+import { badRequest, NgsiLdError } from "./problems.ts";
 
 /**
  * Query-string parameters. Unknown parameters are an error (as in Orion-LD and Stellio), so that a
@@ -40,4 +40,25 @@ export function boolParam(query: Query, name: string): boolean {
   if (v === undefined || v === "false") return false;
   if (v === "true") return true;
   throw badRequest(`query parameter ${name} must be true or false`);
+}
+
+/** A page of results: limit (0 with count only), offset, and whether to count them all. */
+export interface Page {
+  limit: number;
+  offset: number;
+  count: boolean;
+}
+
+/** limit, offset and count, checked against the broker's default and cap (403 TooManyResults above it). */
+export function pageParams(query: Query, broker: { defaultLimit: number; pageSizeCap: number }): Page {
+  const count = boolParam(query, "count");
+  const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
+  const offset = intParam(query, "offset", 0) ?? 0;
+  if (limit > broker.pageSizeCap)
+    throw new NgsiLdError(
+      "TooManyResults",
+      `limit ${limit} is above this broker's maximum page size ${broker.pageSizeCap}`,
+    );
+  if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
+  return { limit, offset, count };
 }

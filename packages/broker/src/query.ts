@@ -5,8 +5,16 @@ import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
 import type { StoredEntity } from "./model.ts";
-import { boolParam, checkParams, intParam, listParam, stringParam, type Query } from "./params.ts";
-import { NgsiLdError, badRequest } from "./problems.ts";
+import {
+  boolParam,
+  checkParams,
+  listParam,
+  pageParams,
+  stringParam,
+  type Page,
+  type Query,
+} from "./params.ts";
+import { badRequest } from "./problems.ts";
 import {
   evaluate,
   parseQuery,
@@ -35,12 +43,6 @@ export interface EntityQuery {
   attrs?: string[];
   q?: QueryNode;
   geo?: GeoQuery;
-}
-
-export interface Page {
-  limit: number;
-  offset: number;
-  count: boolean;
 }
 
 export function checkPattern(pattern: string): string {
@@ -114,19 +116,6 @@ export async function runQuery(
   return { entities: rows.slice(0, page.limit), total, more: rows.length > page.limit };
 }
 
-function pageOf(query: Query, broker: Broker): Page {
-  const count = boolParam(query, "count");
-  const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
-  const offset = intParam(query, "offset", 0) ?? 0;
-  if (limit > broker.pageSizeCap)
-    throw new NgsiLdError(
-      "TooManyResults",
-      `limit ${limit} is above this broker's maximum page size ${broker.pageSizeCap}`,
-    );
-  if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
-  return { limit, offset, count };
-}
-
 /** rel="prev"/"next" Link headers with the same query and a moved offset. */
 function paginationLinks(request: FastifyRequest, page: Page, more: boolean): string[] {
   const links: string[] = [];
@@ -152,8 +141,7 @@ async function answer(
   page: Page,
   params: Query,
 ) {
-  if (!(await broker.store.tenantExists(ngsi.tenant)))
-    throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+  await broker.store.requireTenant(ngsi.tenant);
   const shown = query.attrs ? new Set(query.attrs.map((a) => ngsi.context.expand(a))) : undefined;
   const options = renderOptions(stringParam(params, "options"), stringParam(params, "format"), shown);
   const result = await runQuery(broker, ngsi, query, page);
@@ -186,7 +174,7 @@ export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void 
       ...readParams,
     ]);
     const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: false });
-    const page = pageOf(params, broker);
+    const page = pageParams(params, broker);
     const type = stringParam(params, "type");
     const idPattern = stringParam(params, "idPattern");
     const selector: EntitySelector = {
@@ -219,7 +207,7 @@ export function registerQueryRoutes(app: FastifyInstance, broker: Broker): void 
     const params = request.query as Query;
     checkParams(params, readParams);
     const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: true });
-    const page = pageOf(params, broker);
+    const page = pageParams(params, broker);
     return answer(request, reply, broker, ngsi, queryFromBody(request.body), page, params);
   });
 }

@@ -2,6 +2,7 @@ import { entityKind, sql, type SQL } from "drizzle-orm";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Change, ChangeListener } from "./changes.ts";
 import type { Attributes, StoredEntity } from "./model.ts";
+import { NgsiLdError } from "./problems.ts";
 import { keyOf, Remembered, tenantWrites } from "./remembered.ts";
 
 /** Any Drizzle PostgreSQL database (PGlite or node-postgres); the broker uses only raw SQL through it. */
@@ -103,11 +104,12 @@ export class EntityStore {
     this.knownTenants.add(tenant);
   }
 
-  async tenantExists(tenant: string): Promise<boolean> {
-    if (this.knownTenants.has(tenant)) return true;
+  /** 404 NonexistentTenant unless the tenant has been written to (reads of an unknown tenant). */
+  async requireTenant(tenant: string): Promise<void> {
+    if (this.knownTenants.has(tenant)) return;
     const rows = rowsOf(await this.db.execute(sql`SELECT 1 FROM broker_tenants WHERE name = ${tenant}`));
-    if (rows.length) this.knownTenants.add(tenant);
-    return rows.length > 0;
+    if (!rows.length) throw new NgsiLdError("NonexistentTenant", `tenant ${tenant} does not exist`);
+    this.knownTenants.add(tenant);
   }
 
   async get(tenant: string, id: string): Promise<StoredEntity | undefined> {

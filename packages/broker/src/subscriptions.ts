@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { isUri } from "./attributes.ts";
 import type { Broker } from "./broker.ts";
-import { boolParam, checkParams, intParam, stringParam, type Query } from "./params.ts";
+import { checkParams, pageParams, stringParam, type Query } from "./params.ts";
 import { NgsiLdError, badRequest, notFound } from "./problems.ts";
 import { ngsiRequest, sendJson } from "./request.ts";
 import {
@@ -50,18 +50,9 @@ export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker)
     const query = request.query as Query;
     checkParams(query, ["limit", "offset", "count", "options", "local"]);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
-    const offset = intParam(query, "offset", 0) ?? 0;
-    const count = boolParam(query, "count");
-    if (limit > broker.pageSizeCap)
-      throw new NgsiLdError(
-        "TooManyResults",
-        `limit ${limit} is above the maximum page size ${broker.pageSizeCap}`,
-      );
-    if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
+    const { limit, offset, count } = pageParams(query, broker);
     const sysAttrs = sysAttrsOf(query);
-    if (!(await broker.store.tenantExists(ngsi.tenant)))
-      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    await broker.store.requireTenant(ngsi.tenant);
     if (count) reply.header("NGSILD-Results-Count", String(await subscriptions.count(ngsi.tenant)));
     const rows = limit === 0 ? [] : await subscriptions.list(ngsi.tenant, limit, offset);
     return sendJson(

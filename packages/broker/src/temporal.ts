@@ -5,8 +5,8 @@ import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
 import { parseGeoQuery } from "./geo.ts";
 import { valueMemberOf, type Instance } from "./model.ts";
-import { boolParam, checkParams, intParam, listParam, stringParam, type Query } from "./params.ts";
-import { NgsiLdError, badRequest, notFound } from "./problems.ts";
+import { checkParams, intParam, listParam, pageParams, stringParam, type Query } from "./params.ts";
+import { badRequest, notFound } from "./problems.ts";
 import { checkPattern, runQuery, type EntityQuery } from "./query.ts";
 import { parseQuery } from "./query-language.ts";
 import { renderInstance, type RenderOptions } from "./representation.ts";
@@ -276,18 +276,9 @@ export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, tem
     checkParams(query, ["type", "id", "idPattern", "limit", "offset", "count", ...readParams]);
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
     const time = timeQueryOf(query);
-    const limit = intParam(query, "limit", 0) ?? broker.defaultLimit;
-    const offset = intParam(query, "offset", 0) ?? 0;
-    const count = boolParam(query, "count");
-    if (limit > broker.pageSizeCap)
-      throw new NgsiLdError(
-        "TooManyResults",
-        `limit ${limit} is above the maximum page size ${broker.pageSizeCap}`,
-      );
-    if (limit === 0 && !count) throw badRequest("limit=0 is only allowed together with count=true");
+    const { limit, offset, count } = pageParams(query, broker);
     temporalOptions(query);
-    if (!(await broker.store.tenantExists(ngsi.tenant)))
-      throw new NgsiLdError("NonexistentTenant", `tenant ${ngsi.tenant} does not exist`);
+    await broker.store.requireTenant(ngsi.tenant);
     const where = await selection(ngsi, query, time);
     if (count) reply.header("NGSILD-Results-Count", String(await temporal.count(ngsi.tenant, where)));
     const entities = limit === 0 ? [] : await temporal.entities(ngsi.tenant, where, limit, offset);
