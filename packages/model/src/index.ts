@@ -4,3 +4,4 @@ export * from "./rules.ts";
 export * from "./permissions.ts";
 export * from "./kinds/index.ts";
 export { apiPath, itemPath, newId } from "./paths.ts";
+export type { ImportReport } from "./import-report.ts";

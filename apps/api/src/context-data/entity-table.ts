@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { rowToEntity, type ColumnSpec, type Entity, type NgsiLdClient } from "@orrery/ngsi-ld";
+import type { ImportReport } from "@orrery/model";
 import type { Item } from "../resources/records.ts";
 import { listOrEmpty } from "./broker-access.ts";
 
@@ -49,14 +50,6 @@ export function jsonRows(body: unknown[]): ImportRow[] {
       ]),
     ),
   }));
-}
-
-export interface ImportReport {
-  total: number;
-  created: number;
-  updated: number;
-  rejected: Array<{ row: number; id?: string; reason: string }>;
-  preview?: Array<{ row: number; id: string; action: "create" | "update" }>;
 }
 
 const CHUNK = 500;

@@ -1,3 +1,4 @@
+import type { ImportReport } from "@orrery/model";
 import { useState } from "react";
 import { Alert, Button, Form, Modal, ProgressBar, Tab, Table, Tabs } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
@@ -7,15 +8,7 @@ import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import type { TypeRecord } from "./entityModel.ts";
 import { entityKeys, paths, useConsoleSettings } from "./entityQueries.ts";
-import {
-  downloadCsv,
-  previewCsv,
-  sendImport,
-  sheetRows,
-  sheets,
-  type ImportReport,
-  type ImportSource,
-} from "./importExport.ts";
+import { downloadCsv, previewCsv, sendImport, sheetRows, sheets, type ImportSource } from "./importExport.ts";
 
 type Format = "csv" | "google-sheets";
 

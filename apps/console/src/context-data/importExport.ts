@@ -1,14 +1,6 @@
+import type { ImportReport } from "@orrery/model";
 import { call } from "../api.ts";
 import { apiError, authorization, paths } from "./entityQueries.ts";
-
-/** The API's answer to an import (or its dry run). Row numbers are the file's, header = row 1. */
-export interface ImportReport {
-  total: number;
-  created: number;
-  updated: number;
-  rejected: Array<{ row: number; id?: string; reason: string }>;
-  preview?: Array<{ row: number; id: string; action: "create" | "update" }>;
-}
 
 /** What is imported: the CSV file as it is, or a sheet's rows as objects keyed by column. */
 export type ImportSource = { csv: string } | { rows: Array<Record<string, string>> };
