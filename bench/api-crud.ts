@@ -13,9 +13,9 @@ import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
 import { startApiProcess } from "./lib/api.ts";
 import { runBench, stopping } from "./lib/run.ts";
-import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
+import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
-import { lat, loadAverage, packageVersion, rate, table, writeResults } from "./lib/report.ts";
+import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
 const N = Number(process.env.BENCH_RECORDS ?? 10_000);
 const CONCURRENCY = 8;
@@ -60,21 +60,17 @@ const payload = (i: number) => ({
  * else runs on the machine; then the reads and lists go through the API, and the batched inserts
  * into the emptied direct database.
  */
-async function benchDriver(name: DriverName): Promise<DriverResult> {
-  const result: DriverResult = { driver: name };
-  let driver: Driver | undefined;
-  const closers: Array<() => Promise<void>> = []; // each runs once, even if called again
-  try {
-    driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
-    result.source = driver.source;
+function benchDriver(name: DriverName): Promise<DriverResult> {
+  // What is registered closes once, even if the body closed it already.
+  return onDriver<DriverResult>(name, async (driver, result, closing) => {
     const apiDb = await driver.vacant();
-    closers.push(apiDb.dispose);
+    closing(apiDb.dispose);
     const directDb = await driver.fresh();
-    closers.push(directDb.dispose);
+    closing(directDb.dispose);
     result.serverVersion = directDb.storage.version;
     // The API in its own process, as users run it: the load generator's HTTP client is not in its thread.
     const api = await startApiProcess(apiDb);
-    closers.push(api.close);
+    closing(api.close);
     const db = directDb.storage.db;
 
     console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
@@ -135,19 +131,11 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
       apiOverheadWithin3x: overhead <= GOALS.maxApiOverhead,
       listP95Under150ms: result.api.list.p95Ms < GOALS.maxListP95Ms,
     };
-  } catch (error) {
-    result.error = error instanceof Error ? error.message : String(error);
-    console.error(`[${name}] failed:`, error);
-  } finally {
-    for (const close of closers.reverse()) await close().catch(() => {});
-    await driver?.close();
-  }
-  return result;
+  });
 }
 
 function print(results: DriverResult[]): void {
-  const col = (f: (r: DriverResult) => string) => results.map((r) => (r.error ? "failed" : f(r)));
-  const yes = (ok?: boolean) => (ok === undefined ? "-" : ok ? "met" : "NOT met");
+  const col = cellsOf(results);
   const rows = [
     ["API create", ...col((r) => rate(r.api?.create))],
     ["  p50 / p95", ...col((r) => lat(r.api?.create))],
@@ -162,8 +150,8 @@ function print(results: DriverResult[]): void {
       ...col((r) => `${r.direct?.batched.perSecond.toLocaleString("en-US")} rows/s`),
     ],
     ["API overhead (create / insert time)", ...col((r) => `${r.apiOverhead}x`)],
-    [`Goal: overhead <= ${GOALS.maxApiOverhead}x`, ...col((r) => yes(r.goals?.apiOverheadWithin3x))],
-    [`Goal: list p95 < ${GOALS.maxListP95Ms} ms`, ...col((r) => yes(r.goals?.listP95Under150ms))],
+    [`Goal: overhead <= ${GOALS.maxApiOverhead}x`, ...col((r) => met(r.goals?.apiOverheadWithin3x))],
+    [`Goal: list p95 < ${GOALS.maxListP95Ms} ms`, ...col((r) => met(r.goals?.listP95Under150ms))],
   ];
   console.log(
     `\nOrrery API CRUD: ${N} context brokers, ${CONCURRENCY} requests in flight, node ${process.version}\n`,

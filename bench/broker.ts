@@ -26,9 +26,9 @@ import { ngsiLdBroker, type BrokerDatabase } from "@orrery/broker";
 import { onCleanup } from "./lib/cleanup.ts";
 import { request } from "./lib/http.ts";
 import { runBench, stopping } from "./lib/run.ts";
-import { pgliteDriver, postgresDriver, type Driver, type DriverName } from "./lib/databases.ts";
+import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, timed, type Figures } from "./lib/measure.ts";
-import { lat, loadAverage, packageVersion, rate, table, writeResults } from "./lib/report.ts";
+import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
 const N = Number(process.env.BENCH_ENTITIES ?? 100_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
@@ -151,20 +151,15 @@ async function receiver() {
   };
 }
 
-async function benchDriver(name: DriverName): Promise<DriverResult> {
-  const result: DriverResult = { driver: name };
-  let driver: Driver | undefined;
-  const closers: Array<() => Promise<void>> = [];
-  try {
-    driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
-    result.source = driver.source;
+function benchDriver(name: DriverName): Promise<DriverResult> {
+  return onDriver<DriverResult>(name, async (driver, result, closing) => {
     const brokerDb = await driver.fresh();
-    closers.push(brokerDb.dispose);
+    closing(brokerDb.dispose);
     const rawDb = await driver.fresh();
-    closers.push(rawDb.dispose);
+    closing(rawDb.dispose);
     result.serverVersion = brokerDb.storage.version;
     const broker = await startBroker(brokerDb.storage.db);
-    closers.push(broker.close);
+    closing(broker.close);
     const batches = Math.ceil(N / BATCH);
     const body = (b: number) =>
       Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, k) => entity(b * BATCH + k));
@@ -237,7 +232,7 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
     // 4.
     console.error(`[${name}] notification latency over ${NOTIFY_REPEATS} updates...`);
     const rec = await receiver();
-    closers.push(rec.close);
+    closing(rec.close);
     const watched = entity(0).id;
     await broker.call("POST", "/subscriptions", 201, {
       type: "Subscription",
@@ -273,22 +268,22 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
     const db = brokerDb.storage.db;
     await db.execute(sql`INSERT INTO broker_tenants (name) VALUES ('temporal') ON CONFLICT DO NOTHING`);
     await db.execute(sql`
-      INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
-      SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], now()
-      FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e`);
+    INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
+    SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], now()
+    FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e`);
     for (let from = 1; from <= perEntity; from += 100) {
       const to = Math.min(perEntity, from + 99);
       await db.execute(sql`
-        INSERT INTO broker_attribute_instances
-          (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
-        SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], ${`${VOCAB}power`}, '',
-               'urn:ngsi-ld:attribute:instance:' || e || '-' || i, t, t, t,
-               jsonb_build_object('type', 'Property', 'value', (e * 7 + i) % 1000,
-                                  'observedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                                  'createdAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                                  'modifiedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
-        FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e, generate_series(${from}::int, ${to}::int) i,
-             LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * interval '1 minute') x(t)`);
+      INSERT INTO broker_attribute_instances
+        (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+      SELECT 'temporal', 'urn:ngsi-ld:Meter:' || lpad(e::text, 6, '0'), ARRAY[${`${VOCAB}Meter`}]::text[], ${`${VOCAB}power`}, '',
+             'urn:ngsi-ld:attribute:instance:' || e || '-' || i, t, t, t,
+             jsonb_build_object('type', 'Property', 'value', (e * 7 + i) % 1000,
+                                'observedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                                'createdAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                                'modifiedAt', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+      FROM generate_series(1, ${TEMPORAL_ENTITIES}::int) e, generate_series(${from}::int, ${to}::int) i,
+           LATERAL (SELECT timestamptz '2024-01-01T00:00:00Z' + i * interval '1 minute') x(t)`);
     }
     await db.execute(sql`ANALYZE broker_attribute_instances`);
     await db.execute(sql`ANALYZE broker_temporal_entities`);
@@ -333,19 +328,11 @@ async function benchDriver(name: DriverName): Promise<DriverResult> {
         ? { upsertAtLeast10kPerSecond: result.upsert.entitiesPerSecond >= GOALS.minUpsertPerSecondPostgres }
         : {}),
     };
-  } catch (error) {
-    result.error = error instanceof Error ? error.message : String(error);
-    console.error(`[${name}] failed:`, error);
-  } finally {
-    for (const close of closers.reverse()) await close().catch(() => {});
-    await driver?.close();
-  }
-  return result;
+  });
 }
 
 function print(results: DriverResult[]): void {
-  const col = (f: (r: DriverResult) => string) => results.map((r) => (r.error ? "failed" : f(r)));
-  const yes = (ok?: boolean) => (ok === undefined ? "-" : ok ? "met" : "NOT met");
+  const col = cellsOf(results);
   const n = (v?: number) => (v === undefined ? "-" : v.toLocaleString("en-US"));
   const rows = [
     [
@@ -367,10 +354,10 @@ function print(results: DriverResult[]): void {
     ["  one entity, lastN=100", ...col((r) => lat(r.temporal?.entityLastN))],
     [
       `Goal: >= ${n(GOALS.minUpsertPerSecondPostgres)} entities/s (PostgreSQL)`,
-      ...col((r) => yes(r.goals?.upsertAtLeast10kPerSecond)),
+      ...col((r) => met(r.goals?.upsertAtLeast10kPerSecond)),
     ],
-    [`Goal: page one p50 < ${GOALS.maxPageOneMs} ms`, ...col((r) => yes(r.goals?.pageOneUnder50ms))],
-    [`Goal: overhead <= ${GOALS.maxOverhead}x`, ...col((r) => yes(r.goals?.overheadWithin3x))],
+    [`Goal: page one p50 < ${GOALS.maxPageOneMs} ms`, ...col((r) => met(r.goals?.pageOneUnder50ms))],
+    [`Goal: overhead <= ${GOALS.maxOverhead}x`, ...col((r) => met(r.goals?.overheadWithin3x))],
   ];
   console.log(
     `\nOrrery embedded NGSI-LD broker: ${n(N)} entities, ${CONCURRENCY} batches in flight, node ${process.version}\n`,

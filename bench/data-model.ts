@@ -24,7 +24,7 @@ import { onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
-import { loadAverage, packageVersion, table, writeResults } from "./lib/report.ts";
+import { loadAverage, met, packageVersion, table, writeResults } from "./lib/report.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -342,34 +342,33 @@ async function main(): Promise<number> {
     chartUnder1s: result.chart ? result.chart.medianMs < GOALS.chartMs : null,
     autoDiscoverUnder10s: result.autoDiscover ? result.autoDiscover.seconds < GOALS.autoDiscoverS : null,
   };
-  const yes = (ok: boolean | null) => (ok === null ? "-" : ok ? "met" : "NOT met");
   const rows = [
     [
       `Generate, ${TYPES} types x ${PROPERTIES_PER_TYPE} props (PGlite)`,
       gen("pglite") ? `${gen("pglite")!.medianMs} ms` : "failed",
       `< ${GOALS.generateMs} ms`,
-      yes(goals.generateUnder500Ms),
+      met(goals.generateUnder500Ms),
       gen("pglite")?.runsMs.join(", ") ?? "",
     ],
     [
       `Generate, ${TYPES} types x ${PROPERTIES_PER_TYPE} props (PostgreSQL)`,
       gen("postgresql") ? `${gen("postgresql")!.medianMs} ms` : "-",
       `< ${GOALS.generateMs} ms`,
-      yes(goals.generateUnder500MsOnPostgresql),
+      met(goals.generateUnder500MsOnPostgresql),
       gen("postgresql")?.runsMs.join(", ") ?? "",
     ],
     [
       `Chart first render, ${TYPES} nodes (Chromium)`,
       result.chart ? `${result.chart.medianMs} ms` : "failed",
       `< ${GOALS.chartMs} ms`,
-      yes(goals.chartUnder1s),
+      met(goals.chartUnder1s),
       result.chart?.runsMs.join(", ") ?? "",
     ],
     [
       `Auto-discover, ${DISCOVER_TYPES} types x ${ENTITIES} entities`,
       result.autoDiscover ? `${result.autoDiscover.seconds} s` : "failed",
       `< ${GOALS.autoDiscoverS} s`,
-      yes(goals.autoDiscoverUnder10s),
+      met(goals.autoDiscoverUnder10s),
       result.autoDiscover
         ? `${result.autoDiscover.typesAdded} types, ${result.autoDiscover.propertiesAdded} properties added`
         : "",

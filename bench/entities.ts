@@ -12,7 +12,7 @@
 import { startApiProcess, type RunningApi } from "./lib/api.ts";
 import { cleanupAll } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
-import { loadAverage, table, writeResults } from "./lib/report.ts";
+import { loadAverage, met, table, writeResults } from "./lib/report.ts";
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const ROW_BY_ROW = Number(process.env.BENCH_ROW_BY_ROW ?? 2_000);
@@ -163,7 +163,6 @@ async function main() {
     importAtLeast20xRowByRow: r.importSpeedup >= GOALS.importSpeedup,
     exportUnder10s: r.export.seconds < GOALS.exportSeconds,
   });
-  const yes = (ok: boolean) => (ok ? "met" : "NOT met");
   console.log(`\nOrrery context data: import, row-by-row, export; node ${process.version}\n`);
   console.log(
     table(
@@ -176,12 +175,12 @@ async function main() {
         [`Row by row (${ROW_BY_ROW} rows)`, ...results.map((r) => `${r.rowByRow.rowsPerSecond}/s`)],
         ["Import speed-up", ...results.map((r) => `${r.importSpeedup}x`)],
         [`Export of ${EXPORT_ENTITIES}`, ...results.map((r) => `${r.export.seconds} s`)],
-        [`Goal: import < ${GOALS.importSeconds} s`, ...results.map((r) => yes(goals(r).importUnder5s))],
+        [`Goal: import < ${GOALS.importSeconds} s`, ...results.map((r) => met(goals(r).importUnder5s))],
         [
           `Goal: >= ${GOALS.importSpeedup}x row by row`,
-          ...results.map((r) => yes(goals(r).importAtLeast20xRowByRow)),
+          ...results.map((r) => met(goals(r).importAtLeast20xRowByRow)),
         ],
-        [`Goal: export < ${GOALS.exportSeconds} s`, ...results.map((r) => yes(goals(r).exportUnder10s))],
+        [`Goal: export < ${GOALS.exportSeconds} s`, ...results.map((r) => met(goals(r).exportUnder10s))],
       ],
     ),
   );

@@ -137,3 +137,29 @@ export async function postgresDriver(): Promise<Driver> {
   };
   return driver;
 }
+
+/**
+ * One driver's part of a bench: opens the driver, runs `body` with the result to fill and a way to
+ * register what to close, keeps a failure as the result's `error` (the other driver still runs),
+ * then closes everything registered, last first, and the driver.
+ */
+export async function onDriver<R extends { driver: DriverName; source?: string; error?: string }>(
+  name: DriverName,
+  body: (driver: Driver, result: R, closing: (close: () => Promise<void>) => void) => Promise<void>,
+): Promise<R> {
+  const result = { driver: name } as R;
+  const closers: Array<() => Promise<void>> = [];
+  let driver: Driver | undefined;
+  try {
+    driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
+    result.source = driver.source;
+    await body(driver, result, (close) => closers.push(close));
+  } catch (error) {
+    result.error = error instanceof Error ? error.message : String(error);
+    console.error(`[${name}] failed:`, error);
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
+    await driver?.close();
+  }
+  return result;
+}

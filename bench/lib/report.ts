@@ -18,6 +18,13 @@ const num = (n: number) =>
   Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: 1 }) : "-";
 export const rate = (f?: Figures) => (f ? `${num(f.perSecond)}/s` : "-");
 export const lat = (f?: Figures) => (f ? `${num(f.p50Ms)} / ${num(f.p95Ms)} ms` : "-");
+/** A goal's cell: met, NOT met, or "-" where it does not apply. */
+export const met = (ok?: boolean | null) => (ok == null ? "-" : ok ? "met" : "NOT met");
+/** A table row's cells, one per driver: "failed" for a driver that failed. */
+export const cellsOf =
+  <R extends { error?: string }>(results: R[]) =>
+  (f: (r: R) => string) =>
+    results.map((r) => (r.error ? "failed" : f(r)));
 
 /** A plain text table: first column left aligned, the others right aligned. */
 export function table(header: string[], rows: string[][]): string {
