@@ -16,14 +16,12 @@
 import { execSync } from "node:child_process";
 import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { buildApp } from "../apps/api/src/app.ts";
-import { loadConfig } from "../apps/api/src/config.ts";
-import { adminToken, freePort, startApi, type RunningApi } from "./lib/api.ts";
+import { embeddedWorkspace, json, startApi, type RunningApi } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
 import { runBench, stopping } from "./lib/run.ts";
-import { pgliteDriver, postgresDriver, type Fresh } from "./lib/databases.ts";
+import { pgliteDriver, postgresDriver } from "./lib/databases.ts";
 import { loadAverage, met, packageVersion, table, writeResults } from "./lib/report.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
@@ -40,73 +38,6 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");
 const LOAD_BEFORE = loadAverage();
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
-
-interface App extends RunningApi {
-  base: string;
-  port: number;
-}
-
-/**
- * The real app (API, console, embedded broker, dev identity manager) on a known loopback port with
- * PUBLIC_URL set, so that the broker can fetch the workspace's published context from it.
- */
-async function startAppOnKnownPort(fresh: Fresh): Promise<App> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const config = loadConfig(
-    { DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base },
-    ["--no-demo"],
-  );
-  const { app, sessions } = await buildApp(config, fresh.storage, { logStream: process.stderr });
-  const close = onCleanup(() => app.close());
-  await app.listen({ host: "127.0.0.1", port });
-  const token = await adminToken(sessions, config);
-  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  return {
-    base,
-    port,
-    close,
-    async call(method, path, expect, body) {
-      const res = await fetch(base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (res.status !== expect)
-        throw new Error(`${method} ${path}: ${res.status} instead of ${expect}: ${text.slice(0, 300)}`);
-      return text;
-    },
-  };
-}
-
-const json = async <T = { id: string }>(p: Promise<string>) => JSON.parse(await p) as T;
-
-/** A context broker record for the embedded broker, its service and a new workspace. */
-async function workspaceOn(api: RunningApi, port: number, label: string): Promise<string> {
-  const broker = await json(
-    api.call("POST", "/api/context-brokers", 201, {
-      name: `Embedded ${label}`,
-      scheme: "http",
-      host: "127.0.0.1",
-      port,
-      paginationMaxLimit: 1000,
-      implementationName: "orrery",
-      implementationVersion: "1",
-    }),
-  );
-  const service = await json(
-    api.call("POST", "/api/services", 201, { name: `Service ${label}`, hasContextBroker: broker.id }),
-  );
-  const workspace = await json(
-    api.call("POST", "/api/workspaces", 201, {
-      name: `Workspace ${label}`,
-      dataModelName: `bench-${label}-${Math.random().toString(36).slice(2, 8)}`,
-      hasService: service.id,
-    }),
-  );
-  return workspace.id;
-}
 
 const valueTypes = ["String", "Number", "Boolean", "Object", "Array"];
 
@@ -254,9 +185,9 @@ async function main(): Promise<number> {
   // PGlite: one app for the three figures.
   log("[pglite] starting the app...");
   const fresh = await pgliteDriver().fresh();
-  const app = await startAppOnKnownPort(fresh);
+  const app = await startApi(fresh);
   try {
-    const ws = await workspaceOn(app, app.port, "model");
+    const ws = await embeddedWorkspace(app, app.port, "model");
     log(`[pglite] ${TYPES} types x ${PROPERTIES_PER_TYPE} properties...`);
     const setupStart = performance.now();
     const typeIds = await buildModel(app, ws);
@@ -284,7 +215,7 @@ async function main(): Promise<number> {
 
     log(`[pglite] ${ENTITIES} entities over ${DISCOVER_TYPES} types into the embedded broker...`);
     const fillMs = await fillBroker(app.base);
-    const discoverWs = await workspaceOn(app, app.port, "discover");
+    const discoverWs = await embeddedWorkspace(app, app.port, "discover");
     await app.call("POST", `/api/workspace/${discoverWs}/data-model/generate`, 200, {});
     log("[pglite] auto-discover...");
     const start = performance.now();
@@ -312,9 +243,9 @@ async function main(): Promise<number> {
       log("[postgresql] throwaway server, generate...");
       const driver = await postgresDriver();
       const db = await driver.fresh();
-      const api = await startApi(db.storage, db.dataDir);
+      const api = await startApi(db);
       try {
-        const ws = await workspaceOn(api, 9, "model"); // generation never calls the broker
+        const ws = await embeddedWorkspace(api, 9, "model"); // generation never calls the broker
         const setupStart = performance.now();
         const typeIds = await buildModel(api, ws);
         const setupS = round((performance.now() - setupStart) / 1000);

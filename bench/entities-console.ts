@@ -15,10 +15,8 @@
 import { execSync } from "node:child_process";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
-import { buildApp } from "../apps/api/src/app.ts";
-import { loadConfig } from "../apps/api/src/config.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
-import { adminToken, freePort } from "./lib/api.ts";
+import { embeddedWorkspace, json, startApi } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
@@ -40,56 +38,21 @@ async function main() {
     execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
   }
   const fresh = await pgliteDriver().fresh();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  // PUBLIC_URL: the embedded broker fetches the workspace's published @context from the app.
-  const config = loadConfig(
-    { DATA_DIR: fresh.dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base },
-    ["--no-demo"],
-  );
-  const { app, sessions } = await buildApp(config, fresh.storage, { logStream: process.stderr });
-  onCleanup(() => app.close());
-  await app.listen({ host: "127.0.0.1", port });
-  const token = await adminToken(sessions, config);
-  const api = async <T = { id: string }>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-    return (text ? JSON.parse(text) : {}) as T;
-  };
+  const api = await startApi(fresh);
+  const { base, config, token } = api;
 
   log("workspace, type and data model...");
-  const broker = await api("POST", "/api/context-brokers", {
-    name: "Embedded",
-    scheme: "http",
-    host: "127.0.0.1",
-    port,
-    paginationMaxLimit: 1000,
-    implementationName: "orrery",
-    implementationVersion: "1",
-  });
-  const service = await api("POST", "/api/services", { name: "Bench service", hasContextBroker: broker.id });
-  const workspace = await api("POST", "/api/workspaces", {
-    name: "Entities bench",
-    dataModelName: "entities-bench",
-    hasService: service.id,
-  });
-  const ws = workspace.id;
-  const type = await api("POST", `/api/workspace/${ws}/types`, { name: "Sensor" });
+  const ws = await embeddedWorkspace(api, api.port, "entities", { dataModelName: "entities-bench" });
+  const type = await json(api.call("POST", `/api/workspace/${ws}/types`, 201, { name: "Sensor" }));
   for (const property of [
     { name: "name", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },
     { name: "temperature", ngsiLdType: "Property", propertyNgsiLdValueType: "Number" },
     { name: "location", ngsiLdType: "GeoProperty", geoPropertyNgsiLdType: "Point" },
   ])
-    await api("POST", `/api/workspace/${ws}/properties`, { ...property, hasType: type.id });
-  await api("POST", `/api/workspace/${ws}/data-model/generate`, {});
-  const generated = await api<{ dataModelName: string; dataModelVersion: number }>(
-    "GET",
-    `/api/workspaces/${ws}`,
+    await api.call("POST", `/api/workspace/${ws}/properties`, 201, { ...property, hasType: type.id });
+  await api.call("POST", `/api/workspace/${ws}/data-model/generate`, 200, {});
+  const generated = await json<{ dataModelName: string; dataModelVersion: number }>(
+    api.call("GET", `/api/workspaces/${ws}`, 200),
   );
   const context = `${config.dataModelsUrl}/${generated.dataModelName}/${generated.dataModelVersion}/context.jsonld`;
 

@@ -9,7 +9,7 @@
  * BENCH_DRIVERS ("pglite,postgresql"), BENCH_DATABASE_URL (see bench/lib/databases.ts).
  */
 
-import { startApiProcess, type RunningApi } from "./lib/api.ts";
+import { embeddedWorkspace, json, startApiProcess, type RunningApi } from "./lib/api.ts";
 import { cleanupAll } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
 import { loadAverage, met, table, writeResults } from "./lib/report.ts";
@@ -27,25 +27,9 @@ const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
 /** A workspace on the process's own embedded broker with a small Building model, generated. */
 async function workspace(api: RunningApi, port: string, tenant: string) {
-  const post = async (path: string, body: unknown) => JSON.parse(await api.call("POST", path, 201, body));
-  const broker = await post("/api/context-brokers", {
-    name: `Embedded ${tenant}`,
-    scheme: "http",
-    host: "127.0.0.1",
-    port: Number(port),
-    multiTenancyEnabled: true,
-    paginationMaxLimit: 1000,
-    implementationName: "orrery",
-    implementationVersion: "0.1",
-  });
-  const service = await post("/api/services", { name: `Service ${tenant}`, hasContextBroker: broker.id });
-  const ws = await post("/api/workspaces", {
-    name: `Bench ${tenant}`,
-    dataModelName: tenant,
-    hasService: service.id,
-    contextBrokerTenant: tenant,
-  });
-  const path = `/api/workspace/${ws.id}`;
+  const post = async (path: string, body: unknown) => json(api.call("POST", path, 201, body));
+  const ws = await embeddedWorkspace(api, Number(port), tenant, { tenant, dataModelName: tenant });
+  const path = `/api/workspace/${ws}`;
   const type = await post(`${path}/types`, { name: "Building" });
   const properties = [
     { name: "name", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },

@@ -39,18 +39,66 @@ function caller(base: string, token: string, close: () => Promise<void>): Runnin
   };
 }
 
-/** The real app on 127.0.0.1, an ephemeral port, logs at warn, with an admin session token. */
-export async function startApi(storage: Storage, dataDir: string): Promise<RunningApi> {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: "0" }, [
-    "--no-demo",
-  ]);
-  // Warnings go to stderr: stdout carries only the results table.
-  const { app, sessions } = await buildApp(config, storage, { logStream: process.stderr });
-  const close = onCleanup(() => app.close());
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+/**
+ * The real app in this process on a free loopback port, logs at warn, with an admin session token.
+ * PUBLIC_URL is its own address, so that the embedded broker can fetch the workspaces' published
+ * @context from it.
+ */
+export async function startApi(place: {
+  storage: Storage;
+  dataDir: string;
+}): Promise<RunningApi & { port: number; config: Config; token: string }> {
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  return caller(base, await adminToken(sessions, config), close);
+  const config = loadConfig(
+    { DATA_DIR: place.dataDir, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: base },
+    ["--no-demo"],
+  );
+  // Warnings go to stderr: stdout carries only the results table.
+  const { app, sessions } = await buildApp(config, place.storage, { logStream: process.stderr });
+  const close = onCleanup(() => app.close());
+  await app.listen({ host: "127.0.0.1", port });
+  const token = await adminToken(sessions, config);
+  return { ...caller(base, token, close), port, config, token };
+}
+
+/** Calls and parses the answer: `json(api.call(...))`. */
+export const json = async <T = { id: string }>(text: Promise<string>) => JSON.parse(await text) as T;
+
+/**
+ * A context broker record for the app's embedded broker (`port` is the app's), its service and a
+ * new workspace on it; with a tenant, the broker record is multi-tenant and the workspace uses it.
+ */
+export async function embeddedWorkspace(
+  api: RunningApi,
+  port: number,
+  label: string,
+  options: { tenant?: string; dataModelName?: string } = {},
+): Promise<string> {
+  const broker = await json(
+    api.call("POST", "/api/context-brokers", 201, {
+      name: `Embedded ${label}`,
+      scheme: "http",
+      host: "127.0.0.1",
+      port,
+      ...(options.tenant ? { multiTenancyEnabled: true } : {}),
+      paginationMaxLimit: 1000,
+      implementationName: "orrery",
+      implementationVersion: "1",
+    }),
+  );
+  const service = await json(
+    api.call("POST", "/api/services", 201, { name: `Service ${label}`, hasContextBroker: broker.id }),
+  );
+  const workspace = await json(
+    api.call("POST", "/api/workspaces", 201, {
+      name: `Workspace ${label}`,
+      dataModelName: options.dataModelName ?? `bench-${label}-${Math.random().toString(36).slice(2, 8)}`,
+      hasService: service.id,
+      ...(options.tenant ? { contextBrokerTenant: options.tenant } : {}),
+    }),
+  );
+  return workspace.id;
 }
 
 /** A bearer token with the admin role of config/permissions.yaml, for a bench's own calls. */
