@@ -26,6 +26,17 @@ test("an operator browses entities, follows a relationship and adds then deletes
   await expect(list.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" })).toBeVisible();
   await shot(page, "entities-list");
 
+  // Opened at its address, the list is asked for by the start-up script in index.html; the
+  // console takes that answer and the preloaded view code instead of asking again.
+  const asked: string[] = [];
+  page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+  await page.reload();
+  await expect(list.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" })).toBeVisible();
+  const times = (test: (path: string) => boolean) => asked.filter(test).length;
+  expect(times((path) => path.endsWith("/entities"))).toBe(1);
+  expect(times((path) => path.endsWith("/types"))).toBe(1);
+  expect(times((path) => /\/assets\/WorkspaceView-.*\.js$/.test(path))).toBe(1);
+
   // The entity card: a property table, the relationship to its building, history clocks.
   await list.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" }).click();
   await expect(page.getByRole("heading", { level: 2, name: /\(Shelf\)$/ })).toBeVisible();

@@ -1,5 +1,3 @@
-// First: asks for the start-up data while the rest of the console's modules are evaluated.
-import "./start-early.ts";
 import "bootstrap/dist/css/bootstrap.min.css";
 import "./styles.css";
 import "./i18n/index.ts";

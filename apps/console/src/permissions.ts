@@ -9,7 +9,7 @@ import {
   type Permission,
 } from "@orrery/model";
 import { get } from "./api.ts";
-import { useSession } from "./session.ts";
+import { useSession } from "./auth/useSession.ts";
 
 export function usePermissions() {
   const session = useSession();

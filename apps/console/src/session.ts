@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+// No React here: the start-up script inlined in index.html (start-early.ts) reads the session too.
 
 /** The spec's session: access token, token type and expiry. Kept in sessionStorage so a reload keeps it. */
 export interface Session {
@@ -31,14 +31,10 @@ export function setSession(session: Session | null): void {
   listeners.forEach((l) => l());
 }
 
-export function useSession(): Session | null {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => current,
-  );
+/** Calls `listener` on each change of the session until the returned function is called. */
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Where the continue link and the renewal go: the API starts the identity manager's login. */

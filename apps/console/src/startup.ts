@@ -1,7 +1,12 @@
 import { getSession } from "./session.ts";
 
-/** GET responses asked for before the console's code ran, by URL; each is taken once (api.ts). */
-const early = new Map<string, { response: Promise<Response>; at: number }>();
+type Early = Map<string, { response: Promise<Response>; at: number }>;
+declare global {
+  // Shared by the start-up script inlined in index.html and the console's own bundle.
+  var orreryEarly: Early | undefined;
+}
+/** GET responses asked for before the console's code arrived, by URL; each is taken once (api.ts). */
+const early: Early = (globalThis.orreryEarly ??= new Map());
 /** An early response older than this is not used: the data may have changed since. */
 const EARLY_FOR_MS = 10_000;
 
@@ -29,13 +34,14 @@ export function firstPageAt(search: URLSearchParams): Record<string, string> | u
 }
 
 /**
- * Run by start-early.ts, the first import of main.tsx, before the modules of React DOM and the rest
- * are evaluated (about 150 ms on a small machine): a signed-in start asks at once for what every
- * screen needs (permissions, console settings) and, on a workspace's address, for what its view
- * shows first (the entities tab's first page, the types and properties, the workspace record) and
- * for the view's code. The console's own calls then take these responses instead of asking again.
+ * Run by start-early.ts, inlined in index.html, while the browser is still fetching the console's
+ * code (about 200 ms on a small machine): a signed-in start asks at once for what every screen
+ * needs (permissions, console settings) and, on a workspace's address, for what its view shows
+ * first (the entities tab's first page, the types and properties, the workspace record) and
+ * preloads the view's code (`viewCode`, the files of its chunks). The console's own calls then take
+ * these responses instead of asking again, and its import of the view finds the code loaded.
  */
-export function startEarly(): void {
+export function startEarly(viewCode: readonly string[] = []): void {
   const session = getSession();
   if (!session) return;
   const headers = { accept: "application/json", authorization: `${session.tokenType} ${session.token}` };
@@ -52,7 +58,12 @@ export function startEarly(): void {
     ask(`/api/workspace/${workspaceId}/types`);
     ask(`/api/workspace/${workspaceId}/properties`);
     ask(`/api/workspaces/${workspaceId}`);
-    void import("./workspaces/WorkspaceView.tsx"); // fetched now; app/workspaceView.ts takes the same module
+    for (const href of viewCode) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.href = href;
+      document.head.append(link);
+    }
   }
   ask("/api/authorization/permissions");
   ask("/api/console-config");

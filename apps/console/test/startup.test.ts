@@ -32,7 +32,13 @@ describe("start-up requests", () => {
     setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
     window.history.pushState(null, "", `/workspace/${ws}?typeId=${encodeURIComponent(type)}`);
     const asked = fakeFetch();
-    startEarly();
+    startEarly(["/assets/WorkspaceView-1.js", "/assets/screens-2.js"]);
+    const preloads = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')];
+    expect(preloads.map((link) => new URL(link.href).pathname)).toEqual([
+      "/assets/WorkspaceView-1.js",
+      "/assets/screens-2.js",
+    ]);
+    preloads.forEach((link) => link.remove());
     const firstPage = `/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type)}&limit=20&offset=0&attrs=name&count=true`;
     expect(asked).toEqual([
       firstPage,
@@ -70,5 +76,9 @@ describe("start-up requests", () => {
     startEarly();
     expect(asked.some((url) => url.includes("/entities"))).toBe(false);
     expect(asked).toContain(`/api/workspace/${ws}/types`);
+    // The view's code is preloaded on a workspace's address only.
+    window.history.pushState(null, "", "/workspaces");
+    startEarly(["/assets/WorkspaceView-1.js"]);
+    expect(document.head.querySelector('link[rel="modulepreload"]')).toBeNull();
   });
 });

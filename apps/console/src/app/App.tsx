@@ -10,7 +10,7 @@ import { SessionExpiry } from "../auth/SessionExpiry.tsx";
 import { ListPage } from "../resources/ListPage.tsx";
 import { ShowPage } from "../resources/ShowPage.tsx";
 import { routePaths } from "../routes.ts";
-import { useSession } from "../session.ts";
+import { useSession } from "../auth/useSession.ts";
 import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
 import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
 import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";

@@ -2,7 +2,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { setUnauthorizedHandler } from "../api.ts";
 import { MessageDialog } from "../errors/Dialogs.tsx";
-import { loginUrl, setSession, useSession } from "../session.ts";
+import { loginUrl, setSession } from "../session.ts";
+import { useSession } from "./useSession.ts";
 
 export const WARNING_MS = 30_000;
 

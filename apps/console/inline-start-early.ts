@@ -1,0 +1,59 @@
+import { fileURLToPath } from "node:url";
+import { rolldown } from "rolldown";
+import type { OutputBundle, OutputChunk } from "rolldown";
+import type { Plugin } from "vite";
+
+const entry = fileURLToPath(new URL("./src/start-early.ts", import.meta.url));
+
+/**
+ * The files of the workspace view's code that the entry does not already load: its chunk and the
+ * chunks it imports, as URLs. The start-up script preloads them on a workspace's address.
+ */
+function viewCode(bundle: OutputBundle): string[] {
+  const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const withImports = (files: string[], into = new Set<string>()) => {
+    for (const file of files) {
+      if (into.has(file)) continue;
+      into.add(file);
+      withImports(byFile.get(file)?.imports ?? [], into);
+    }
+    return into;
+  };
+  const loaded = withImports(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
+  const view = chunks.find((c) => c.facadeModuleId?.endsWith("/src/workspaces/WorkspaceView.tsx"));
+  if (!view) throw new Error("inlineStartEarly: no chunk for src/workspaces/WorkspaceView.tsx");
+  return [...withImports([view.fileName])].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
+}
+
+/**
+ * Inlines src/start-early.ts in index.html, ahead of the console's own script: it asks for the
+ * start-up data and the view's code while the browser is still fetching the console's code, instead
+ * of after it has been evaluated (bench/entities-console). Built on its own as a small script.
+ */
+export function inlineStartEarly(): Plugin {
+  return {
+    name: "orrery:inline-start-early",
+    transformIndexHtml: {
+      order: "post",
+      async handler(html, context) {
+        const files = context.bundle ? viewCode(context.bundle) : [];
+        const build = await rolldown({
+          input: entry,
+          platform: "browser",
+          transform: { define: { __VIEW_CODE__: JSON.stringify(files) } },
+        });
+        try {
+          const { output } = await build.generate({ format: "iife", minify: true });
+          // Right after the charset (which must come within the first 1024 bytes) and before the
+          // stylesheet: an inline script placed after a stylesheet waits for it to load.
+          const charset = /<meta charset[^>]*>/i;
+          if (!charset.test(html)) throw new Error("inlineStartEarly: index.html has no <meta charset>");
+          return html.replace(charset, (meta) => `${meta}\n    <script>${output[0].code}</script>`);
+        } finally {
+          await build.close();
+        }
+      },
+    },
+  };
+}
