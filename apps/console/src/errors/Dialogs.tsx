@@ -15,7 +15,14 @@ export function MessageDialog(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <Modal show={props.show} onHide={props.onClose} centered aria-labelledby="message-dialog-title">
+    <Modal
+      show={props.show}
+      onHide={props.onClose}
+      centered
+      aria-labelledby="message-dialog-title"
+      className="on-top"
+      backdropClassName="on-top"
+    >
       <Modal.Header closeButton closeLabel={t("common.close")}>
         <Modal.Title id="message-dialog-title" className="h5">
           {props.title}
@@ -44,7 +51,14 @@ export function ConfirmDialog(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <Modal show={props.show} onHide={props.onNo} centered aria-labelledby="confirm-dialog-title">
+    <Modal
+      show={props.show}
+      onHide={props.onNo}
+      centered
+      aria-labelledby="confirm-dialog-title"
+      className="on-top"
+      backdropClassName="on-top"
+    >
       <Modal.Header>
         <Modal.Title id="confirm-dialog-title" className="h5">
           {t("common.confirmTitle")}
