@@ -2,6 +2,9 @@ import { useState, type ReactNode } from "react";
 import { Button, Modal } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
+/** Messages and confirmations: centred, and above another dialog they open over (styles.css). */
+const onTop = { centered: true, className: "on-top", backdropClassName: "on-top" } as const;
+
 /** A message dialog (error, success, information) with one button. Focus moves into it. */
 export function MessageDialog(props: {
   show: boolean;
@@ -15,14 +18,7 @@ export function MessageDialog(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      show={props.show}
-      onHide={props.onClose}
-      centered
-      aria-labelledby="message-dialog-title"
-      className="on-top"
-      backdropClassName="on-top"
-    >
+    <Modal show={props.show} onHide={props.onClose} aria-labelledby="message-dialog-title" {...onTop}>
       <Modal.Header closeButton closeLabel={t("common.close")}>
         <Modal.Title id="message-dialog-title" className="h5">
           {props.title}
@@ -51,14 +47,7 @@ export function ConfirmDialog(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <Modal
-      show={props.show}
-      onHide={props.onNo}
-      centered
-      aria-labelledby="confirm-dialog-title"
-      className="on-top"
-      backdropClassName="on-top"
-    >
+    <Modal show={props.show} onHide={props.onNo} aria-labelledby="confirm-dialog-title" {...onTop}>
       <Modal.Header>
         <Modal.Title id="confirm-dialog-title" className="h5">
           {t("common.confirmTitle")}
