@@ -7,7 +7,8 @@ const entry = fileURLToPath(new URL("./src/start-early.ts", import.meta.url));
 
 /**
  * The files of the workspace view's code that the entry does not already load: its chunk and the
- * chunks it imports, as URLs. The start-up script preloads them on a workspace's address.
+ * chart's, the chunks they import and their stylesheets, as URLs. The start-up script loads them early on a
+ * workspace's address.
  */
 function viewCode(bundle: OutputBundle): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
@@ -21,9 +22,15 @@ function viewCode(bundle: OutputBundle): string[] {
     return into;
   };
   const loaded = withImports(chunks.filter((c) => c.isEntry).map((c) => c.fileName));
-  const view = chunks.find((c) => c.facadeModuleId?.endsWith("/src/workspaces/WorkspaceView.tsx"));
-  if (!view) throw new Error("inlineStartEarly: no chunk for src/workspaces/WorkspaceView.tsx");
-  return [...withImports([view.fileName])].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
+  const chunkOf = (module: string) => {
+    const found = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+    if (!found) throw new Error(`inlineStartEarly: no chunk for ${module}`);
+    return found.fileName;
+  };
+  const view = ["/src/workspaces/WorkspaceView.tsx", "/src/workspaces/DataModelChart.tsx"].map(chunkOf);
+  const files = [...withImports(view)].filter((file) => !loaded.has(file));
+  const css = files.flatMap((file) => [...(byFile.get(file)?.viteMetadata?.importedCss ?? [])]);
+  return [...files, ...css].map((file) => `/${file}`);
 }
 
 /**

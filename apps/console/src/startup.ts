@@ -38,7 +38,7 @@ export function firstPageAt(search: URLSearchParams): Record<string, string> | u
  * code (about 200 ms on a small machine): a signed-in start asks at once for what every screen
  * needs (permissions, console settings) and, on a workspace's address, for what its view shows
  * first (the entities tab's first page, the types and properties, the workspace record) and
- * preloads the view's code (`viewCode`, the files of its chunks). The console's own calls then take
+ * preloads the view's code (`viewCode`, the files of its chunks and stylesheets). The console's own calls then take
  * these responses instead of asking again, and its import of the view finds the code loaded.
  */
 export function startEarly(viewCode: readonly string[] = []): void {
@@ -59,8 +59,9 @@ export function startEarly(viewCode: readonly string[] = []): void {
     ask(`/api/workspace/${workspaceId}/properties`);
     ask(`/api/workspaces/${workspaceId}`);
     for (const href of viewCode) {
+      // Vite's import of the view finds the stylesheet there and does not load it again.
       const link = document.createElement("link");
-      link.rel = "modulepreload";
+      link.rel = href.endsWith(".css") ? "stylesheet" : "modulepreload";
       link.href = href;
       document.head.append(link);
     }

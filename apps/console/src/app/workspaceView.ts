@@ -12,11 +12,10 @@ let loaded: Module["WorkspaceView"] | undefined;
 export const loadedWorkspaceView = () => loaded;
 
 /**
- * The workspace view's code (it carries the chart, @xyflow/react), loaded once. The first call, on
- * a workspace's address, also starts what the view shows first: the entities tab's first page, the
- * types and properties, the workspace record (whether the tabs show), then the chart's code, in
- * that order (the browser opens six connections; the list comes first). On a start at a
- * workspace's address, startup.ts has already asked for them: these calls take its responses.
+ * The workspace view's code (with the chart and @xyflow/react), loaded once. The first call, on a
+ * workspace's address, also starts what the view shows first: the entities tab's first page, the
+ * types and properties, the workspace record (whether the tabs show). On a start at a workspace's
+ * address, startup.ts has already asked for them and preloaded the code: these calls take those.
  */
 export function loadWorkspaceView(): Promise<Module> {
   if (workspaceView) return workspaceView;
@@ -29,7 +28,6 @@ export function loadWorkspaceView(): Promise<Module> {
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
     for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
     void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
-    void workspaceView.then(() => import("../workspaces/DataModelChart.tsx"));
   }
   return workspaceView;
 }

@@ -73,7 +73,7 @@ export interface DataModelChartProps {
   onOpen: (typeId: string) => void;
 }
 
-/** The data-model chart of a workspace (lazy-loaded: @xyflow/react stays off the first screen). */
+/** The data-model chart of a workspace (in the lazy workspace view: @xyflow/react stays off other screens). */
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { useEffect, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -13,7 +13,26 @@ import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
 
-const DataModelChart = lazy(() => import("./DataModelChart.tsx"));
+type Chart = typeof import("./DataModelChart.tsx").default;
+let chart: Chart | undefined;
+// The chart's code (@xyflow/react) loads beside the view's, and the list shows without waiting for
+// it. Not React.lazy: a chart that suspended would show only 300 ms after its spinner (Suspense's
+// reveal throttle); this one renders as soon as its code is there.
+const chartCode = import("./DataModelChart.tsx").then((m) => (chart = m.default));
+chartCode.catch(() => undefined); // useChart shows it
+
+/** The chart component once its code has arrived, or the failure to load it. */
+function useChart(): { Chart?: Chart; error?: unknown } {
+  const [state, setState] = useState<{ Chart?: Chart; error?: unknown }>({ Chart: chart });
+  useEffect(() => {
+    if (!state.Chart)
+      chartCode.then(
+        (c) => setState({ Chart: c }),
+        (error) => setState({ error }),
+      );
+  }, [state.Chart]);
+  return state.Chart || state.error ? state : { Chart: chart };
+}
 
 /** Which data-model groups the chart shows: one switch per group, not kept (as in the original). */
 function GroupFilter(props: { hidden: ReadonlySet<string>; onChange: (hidden: Set<string>) => void }) {
@@ -80,6 +99,7 @@ export function WorkspaceView() {
   const typeList = useList(types);
   const propertyList = useList(properties);
   const [hiddenGroups, setHiddenGroups] = useState<Set<string>>(new Set());
+  const { Chart: DataModelChart, error: chartError } = useChart();
   const data = workspace.data?.data;
   const params = { workspaceId };
   const select = (typeId: string) => {
@@ -117,33 +137,27 @@ export function WorkspaceView() {
               </div>
             </Card.Header>
             <Card.Body>
-              {typeList.isError ? (
-                <ErrorAlert error={typeList.error} />
-              ) : typeList.isPending || propertyList.isPending ? (
+              {typeList.isError || chartError ? (
+                <ErrorAlert error={typeList.error ?? chartError} />
+              ) : typeList.isPending || propertyList.isPending || !DataModelChart ? (
                 <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
               ) : typeList.data.length === 0 ? (
                 <Alert variant="info" className="mb-0">
                   {t("kinds.types.none")}
                 </Alert>
               ) : (
-                <Suspense
-                  fallback={
-                    <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+                <DataModelChart
+                  workspaceId={workspaceId}
+                  types={typeList.data}
+                  properties={propertyList.data ?? []}
+                  selectedTypeId={search.get("typeId")}
+                  hiddenGroups={hiddenGroups}
+                  canMove={(typeId) =>
+                    can.can("PUT", `/workspace/${workspaceId}/types/${typeId}/position-in-chart`)
                   }
-                >
-                  <DataModelChart
-                    workspaceId={workspaceId}
-                    types={typeList.data}
-                    properties={propertyList.data ?? []}
-                    selectedTypeId={search.get("typeId")}
-                    hiddenGroups={hiddenGroups}
-                    canMove={(typeId) =>
-                      can.can("PUT", `/workspace/${workspaceId}/types/${typeId}/position-in-chart`)
-                    }
-                    onSelect={select}
-                    onOpen={(typeId) => navigate(kindRoute(types, "show", typeId, params))}
-                  />
-                </Suspense>
+                  onSelect={select}
+                  onOpen={(typeId) => navigate(kindRoute(types, "show", typeId, params))}
+                />
               )}
             </Card.Body>
           </Card>
