@@ -7,8 +7,8 @@ const entry = fileURLToPath(new URL("./src/start-early.ts", import.meta.url));
 
 /**
  * The files of the workspace view's code that the entry does not already load: its chunk and the
- * chart's, the chunks they import and their stylesheets, as URLs. The start-up script loads them early on a
- * workspace's address.
+ * chart's, the chunks they import and their stylesheets, as URLs. The start-up script loads them
+ * early on a workspace's address.
  */
 function viewCode(bundle: OutputBundle): string[] {
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === "chunk");
