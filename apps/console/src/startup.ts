@@ -33,13 +33,20 @@ export function firstPageAt(search: URLSearchParams): Record<string, string> | u
   return typeId && entitiesTab && !search.get("entityId") ? firstPageQuery(typeId) : undefined;
 }
 
+/** The workspace whose view this address shows (`/workspace/{id}`), if any. */
+export function workspaceAt(pathname: string): string | undefined {
+  const [, first, encoded] = pathname.split("/");
+  return first === "workspace" && encoded ? decodeURIComponent(encoded) : undefined;
+}
+
 /**
  * Run by start-early.ts, inlined in index.html, while the browser is still fetching the console's
  * code (about 200 ms on a small machine): a signed-in start asks at once for what every screen
  * needs (permissions, console settings) and, on a workspace's address, for what its view shows
  * first (the entities tab's first page, the types and properties, the workspace record) and
- * preloads the view's code (`viewCode`, the files of its chunks and stylesheets). The console's own calls then take
- * these responses instead of asking again, and its import of the view finds the code loaded.
+ * preloads the view's code (`viewCode`, the files of its chunks and stylesheets). The console's own
+ * calls then take these responses instead of asking again, and its import of the view finds the
+ * code loaded.
  */
 export function startEarly(viewCode: readonly string[] = []): void {
   const session = getSession();
@@ -50,9 +57,8 @@ export function startEarly(viewCode: readonly string[] = []): void {
     response.catch(() => undefined); // the call that takes it sees the failure
     early.set(url, { response, at: Date.now() });
   };
-  const [, first, encoded] = window.location.pathname.split("/");
-  if (first === "workspace" && encoded) {
-    const workspaceId = decodeURIComponent(encoded);
+  const workspaceId = workspaceAt(window.location.pathname);
+  if (workspaceId) {
     const firstPage = firstPageAt(new URLSearchParams(window.location.search));
     if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
     ask(`/api/workspace/${workspaceId}/types`);

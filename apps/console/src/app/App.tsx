@@ -20,7 +20,8 @@ import { TopBar } from "./TopBar.tsx";
 import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
-// The workspace view carries the chart (@xyflow/react): loaded when a workspace opens, with its data (early.ts).
+// The workspace view and its chart (@xyflow/react): loaded when a workspace opens, with its data
+// (workspaceView.ts).
 const LazyWorkspaceView = lazy(() => loadWorkspaceView().then((m) => ({ default: m.WorkspaceView })));
 function WorkspaceView() {
   const Loaded = loadedWorkspaceView();

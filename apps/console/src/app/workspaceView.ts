@@ -3,6 +3,7 @@ import { prefetchFirstPage } from "../context-data/prefetch.ts";
 import { queryClient } from "../queryClient.ts";
 import { itemQuery, listQuery } from "../resources/queries.ts";
 import { getSession } from "../session.ts";
+import { workspaceAt } from "../startup.ts";
 
 type Module = typeof import("../workspaces/WorkspaceView.tsx");
 let workspaceView: Promise<Module> | undefined;
@@ -23,7 +24,7 @@ export function loadWorkspaceView(): Promise<Module> {
     loaded = m.WorkspaceView;
     return m;
   });
-  const workspaceId = decodeURIComponent(window.location.pathname.split("/")[2] ?? "");
+  const workspaceId = workspaceAt(window.location.pathname);
   if (workspaceId && getSession()) {
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
     for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
@@ -38,6 +39,6 @@ export function loadWorkspaceView(): Promise<Module> {
  * until 300 ms after it (its Suspense reveal throttle), whatever arrived meanwhile.
  */
 export function firstScreen(): Promise<unknown> {
-  if (!window.location.pathname.startsWith("/workspace/") || !getSession()) return Promise.resolve();
+  if (!workspaceAt(window.location.pathname) || !getSession()) return Promise.resolve();
   return loadWorkspaceView().catch(() => undefined); // a failed load is shown by the route's lazy
 }

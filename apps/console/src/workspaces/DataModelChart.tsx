@@ -73,7 +73,7 @@ export interface DataModelChartProps {
   onOpen: (typeId: string) => void;
 }
 
-/** The data-model chart of a workspace (in the lazy workspace view: @xyflow/react stays off other screens). */
+/** The data-model chart of a workspace (loaded with its view: @xyflow/react stays off other pages). */
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
