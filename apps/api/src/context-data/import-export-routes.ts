@@ -107,23 +107,25 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const pages = client.entityPages({ type: String(type.name) });
       // The first page before any byte is sent: a broker that fails answers a problem, not half a file.
       const first = await viaBroker(() => pages.next());
-      if (request.query.format === "rows") {
-        const rows = [header];
+      /** Each page's rows; the broker reads the next page while this one is used. */
+      async function* pageRows() {
         for (let page = first; !page.done;) {
-          const next = viaBroker(() => pages.next()); // the broker reads the next page meanwhile
-          rows.push(...page.value.map((e) => entityToRow(e, columns)));
+          const next = pages.next();
+          next.catch(() => {}); // a reader gone mid-export must not leave an unhandled rejection
+          yield page.value.map((e) => entityToRow(e, columns));
           page = await next;
         }
+      }
+      if (request.query.format === "rows") {
+        const rows = [header];
+        await viaBroker(async () => {
+          for await (const pageOfRows of pageRows()) rows.push(...pageOfRows);
+        });
         return rows;
       }
       async function* csv() {
         yield `${request.query.bom === "true" ? "\ufeff" : ""}${csvLines([header])}`;
-        for (let page = first; !page.done;) {
-          const next = pages.next(); // the broker reads the next page while this one is written
-          next.catch(() => {}); // a reader gone mid-export must not leave an unhandled rejection
-          yield csvLines(page.value.map((e) => entityToRow(e, columns)));
-          page = await next;
-        }
+        for await (const pageOfRows of pageRows()) yield csvLines(pageOfRows);
       }
       return reply
         .type("text/csv; charset=utf-8")
