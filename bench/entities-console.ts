@@ -10,7 +10,8 @@
  * Then the same RUNS times each right after a write to the tenant, which makes the broker count again.
  * Also the API alone: GET /entities?typeId&limit=20&offset=0&count=true (median of RUNS).
  * Prints the figures and writes bench/results/entities-console.json.
- * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist).
+ * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist;
+ * BENCH_TIME_LIMIT_SECONDS, default 900).
  */
 import { execSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -18,10 +19,11 @@ import { chromium } from "playwright-core";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { embeddedWorkspace, json, startApi } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
-import { cleanupAll, onCleanup } from "./lib/cleanup.ts";
+import { onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
 import { pgliteDriver } from "./lib/databases.ts";
 import { loadAverage, packageVersion, writeResults } from "./lib/report.ts";
+import { runBench } from "./lib/run.ts";
 
 const root = resolve(import.meta.dirname, "..");
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
@@ -29,10 +31,11 @@ const BATCH = 1_000;
 const RUNS = 5;
 const GOAL_MS = 500;
 const LOAD_BEFORE = loadAverage();
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
 
-async function main() {
+async function main(): Promise<number> {
   if (!process.env.BENCH_SKIP_BUILD) {
     log("building the console...");
     execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
@@ -209,10 +212,7 @@ async function main() {
     `breakdown (ms from navigation start): ${JSON.stringify(remembered.breakdownMs)}, after a write ${JSON.stringify(afterWrite.breakdownMs)}`,
   );
   console.log(`broker fill: ${fillS} s`);
+  return 0;
 }
 
-try {
-  await main();
-} finally {
-  await cleanupAll();
-}
+runBench(main, TIME_LIMIT_S);

@@ -6,13 +6,14 @@
  * bench/results/entities.json.
  *
  * Environment: BENCH_IMPORT_ROWS (10000), BENCH_ROW_BY_ROW (2000), BENCH_EXPORT_ENTITIES (100000),
- * BENCH_DRIVERS ("pglite,postgresql"), BENCH_DATABASE_URL (see bench/lib/databases.ts).
+ * BENCH_DRIVERS ("pglite,postgresql"), BENCH_DATABASE_URL (see bench/lib/databases.ts),
+ * BENCH_TIME_LIMIT_SECONDS (1800).
  */
 
 import { embeddedWorkspace, json, startApiProcess, type RunningApi } from "./lib/api.ts";
-import { cleanupAll } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
 import { loadAverage, met, table, writeResults } from "./lib/report.ts";
+import { runBench } from "./lib/run.ts";
 
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 const ROW_BY_ROW = Number(process.env.BENCH_ROW_BY_ROW ?? 2_000);
@@ -22,6 +23,7 @@ const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
 const GOALS = { importSeconds: 5, importSpeedup: 20, exportSeconds: 10 };
 const LOAD_BEFORE = loadAverage();
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 1800);
 
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
 
@@ -139,7 +141,7 @@ async function benchDriver(name: DriverName) {
   }
 }
 
-async function main() {
+async function main(): Promise<number> {
   const results: Array<Awaited<ReturnType<typeof benchDriver>>> = [];
   for (const name of DRIVERS) results.push(await benchDriver(name));
   const goals = (r: (typeof results)[number]) => ({
@@ -173,15 +175,7 @@ async function main() {
     drivers: results.map((r) => ({ ...r, goals: goals(r) })),
   });
   console.log(`\nWritten: ${out}`);
+  return 0;
 }
 
-main()
-  .then(() => cleanupAll())
-  .then(
-    () => process.exit(0),
-    async (error: unknown) => {
-      console.error(error);
-      await cleanupAll();
-      process.exit(1);
-    },
-  );
+runBench(main, TIME_LIMIT_S);
