@@ -24,7 +24,7 @@ import { workspaceHooks } from "./data-model/rules.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
 import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
-import { registerProblems } from "./problems.ts";
+import { frameworkError, registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { Records } from "./resources/records.ts";
 import type { Storage } from "./storage/database.ts";
@@ -68,6 +68,7 @@ export async function buildApp(
     requestIdHeader: "x-request-id",
     bodyLimit: 5 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   // Zod schemas document responses; serialising with JSON.stringify keeps lists of thousands fast.

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 
 /** An RFC 9457 problem: thrown anywhere, answered as application/problem+json. */
@@ -44,6 +44,31 @@ const titles: Record<number, string> = {
   502: "Bad gateway",
 };
 
+/** The problem+json body of a problem. */
+const problemBody = (problem: Problem) => ({
+  type: `${typeBase}${problem.status}`,
+  title: problem.title,
+  status: problem.status,
+  ...(problem.detail ? { detail: problem.detail } : {}),
+  ...problem.extra,
+});
+
+/**
+ * Fastify's errors raised before routing (a request target whose percent-encoding is broken),
+ * answered as problems too instead of Fastify's own body. Given to Fastify's `frameworkErrors`.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const problem =
+    error.code === "FST_ERR_BAD_URL"
+      ? new Problem(
+          400,
+          "Bad request",
+          "The request target is not a valid URL: its percent-encoding is broken.",
+        )
+      : new Problem(400, "Bad request", error.message);
+  void reply.code(problem.status).type("application/problem+json").send(problemBody(problem));
+}
+
 export function registerProblems(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
     let problem: Problem;
@@ -67,14 +92,7 @@ export function registerProblems(app: FastifyInstance): void {
       request.log.error({ err: error }, "unexpected error");
       problem = new Problem(500, "Internal server error", "The server failed; the error is in its log.");
     }
-    const body = {
-      type: `${typeBase}${problem.status}`,
-      title: problem.title,
-      status: problem.status,
-      ...(problem.detail ? { detail: problem.detail } : {}),
-      ...problem.extra,
-    };
-    return reply.code(problem.status).type("application/problem+json").send(body);
+    return reply.code(problem.status).type("application/problem+json").send(problemBody(problem));
   });
   app.setNotFoundHandler((request, reply) =>
     reply

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isAllowed } from "@orrery/model";
 import { Problem } from "../problems.ts";
 import type { Session, Sessions } from "./sessions.ts";
@@ -14,22 +14,37 @@ declare module "fastify" {
   }
 }
 
-export function requestPath(url: string): string {
-  const path = url.split("?")[0]!;
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
+/** A path parameter as it stands in a served path: decoded, with the characters that would change the path's shape escaped. */
+const asSegment = (value: string, wildcard: boolean) =>
+  value.replace(wildcard ? /[%?#]/g : /[%/?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The path the router served: the matched route's pattern with the decoded parameters put back.
+ * Permissions are decided on this, never on the raw request target, which may be percent-encoded
+ * (`/%61pi/...`), in absolute form (`GET http://host/api/...`) or otherwise spelled so that a test
+ * on the string and the router disagree.
+ */
+export function servedPath(request: FastifyRequest): string | undefined {
+  const pattern = request.routeOptions.url;
+  if (pattern === undefined) return undefined;
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  return pattern.replace(/:(\w+)(?:\([^)]*\))?|\*/g, (match, name: string | undefined) =>
+    asSegment(params[name ?? "*"] ?? "", match === "*"),
+  );
 }
+
+const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 
 /**
  * Every /api route is checked here, on the server, with the same matcher the console uses to hide
- * buttons. No route can forget it: access is "permission" unless a route declares otherwise.
+ * buttons. No route can forget it: access is "permission" unless a route declares otherwise, and
+ * whether a request is an /api request is read from the route the router matched, for every
+ * request, whatever its target looked like.
  */
 export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
   app.addHook("onRequest", async (request) => {
-    if (!request.url.startsWith("/api/") && request.url !== "/api") return;
+    const path = servedPath(request);
+    if (path === undefined || !isApi(request.routeOptions.url!)) return;
     const access = request.routeOptions.config?.access ?? "permission";
     if (access === "public") return;
     const header = request.headers.authorization ?? "";
@@ -46,15 +61,10 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
       throw new Problem(401, "Unauthorized", "The access token is unknown or expired. Sign in again.");
     request.session = session;
     request.bearer = token;
-    if (
-      access === "permission" &&
-      !isAllowed(session.permissions, request.method, requestPath(request.url))
-    ) {
-      throw new Problem(
-        403,
-        "Forbidden",
-        `You are not allowed to ${request.method} ${requestPath(request.url)}.`,
-      );
+    // HEAD is the GET of the same route without its body.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    if (access === "permission" && !isAllowed(session.permissions, method, path)) {
+      throw new Problem(403, "Forbidden", `You are not allowed to ${method} ${path}.`);
     }
   });
 }
