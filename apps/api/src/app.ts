@@ -21,6 +21,7 @@ import { registerTemporalRoutes } from "./context-data/temporal-routes.ts";
 import { registerImportRoutes } from "./data-model/import-routes.ts";
 import { registerDataModelRoutes } from "./data-model/routes.ts";
 import { workspaceHooks } from "./data-model/rules.ts";
+import { registerHostileInputCheck } from "./hostile-input.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
 import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
@@ -95,6 +96,7 @@ export async function buildApp(
   const kinds: readonly KindDefinition[] = allKinds;
   const records = new Records(db, createCipher(loadKey(config.encryptionKey, config.dataDir)), kinds);
   registerGuard(app, sessions);
+  registerHostileInputCheck(app);
 
   const provider: IdentityProvider =
     config.authProvider === "keyrock"
