@@ -22,6 +22,7 @@ import { registerImportRoutes } from "./data-model/import-routes.ts";
 import { registerDataModelRoutes } from "./data-model/routes.ts";
 import { workspaceHooks } from "./data-model/rules.ts";
 import { registerHostileInputCheck } from "./hostile-input.ts";
+import { registerHttpHeaders } from "./http-headers.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { registerAuthorizationRegistryProxies } from "./proxies/authorization-registry.ts";
 import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
@@ -95,6 +96,8 @@ export async function buildApp(
   const policy = loadPolicy(config.permissionsFile);
   const kinds: readonly KindDefinition[] = allKinds;
   const records = new Records(db, createCipher(loadKey(config.encryptionKey, config.dataDir)), kinds);
+  // Before the guard: a refused request still carries the headers (and CORS, so another origin can read the 401).
+  await registerHttpHeaders(app, config);
   registerGuard(app, sessions);
   registerHostileInputCheck(app);
 

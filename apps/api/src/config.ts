@@ -8,6 +8,10 @@ export interface Config {
   publicUrl: string;
   /** Where the console lives when it is not served by this process (vite dev server). */
   consoleUrl: string;
+  /** Origins whose pages may call the API (CORS), exact scheme://host[:port]. */
+  corsOrigins: string[];
+  /** The built console (index.html and assets). */
+  consoleDir: string;
   /** Public base of the generated JSON-LD contexts: {dataModelsUrl}/{dataModelName}/{version}/context.jsonld. */
   dataModelsUrl: string;
   /** Let proxies (Smart Data Models) fetch from loopback and private networks: off, so they cannot reach the server's neighbours. */
@@ -44,6 +48,31 @@ function bool(value: string | undefined, fallback: boolean): boolean {
   return !["0", "false", "off", "no"].includes(value.toLowerCase());
 }
 
+/**
+ * CORS_ORIGINS, comma-separated, each an exact origin; a console served elsewhere (CONSOLE_URL) is
+ * allowed too. A wildcard or a path would be a mistake an operator does not see, so it stops the start.
+ */
+function corsOrigins(list: string, consoleUrl: string): string[] {
+  const origins = list
+    .split(",")
+    .map((o) => o.trim().replace(/\/$/, ""))
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin || origin.includes("*"))
+      throw new Error(
+        `CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path, no wildcard)`,
+      );
+  }
+  if (consoleUrl) origins.push(new URL(consoleUrl).origin);
+  return [...new Set(origins)];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? "127.0.0.1";
@@ -60,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     host,
     publicUrl,
     consoleUrl: (env.CONSOLE_URL ?? "").replace(/\/$/, ""),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS ?? "", env.CONSOLE_URL ?? ""),
+    consoleDir: resolve(baseDir, env.CONSOLE_DIR ?? resolve(repoRoot, "apps/console/dist")),
     proxyAllowPrivateNetworks: bool(env.PROXY_ALLOW_PRIVATE_NETWORKS, false),
     dataModelsUrl: (env.DATA_MODELS_URL ?? `${publicUrl}/data-models`).replace(/\/$/, ""),
     dataDir: resolve(baseDir, env.DATA_DIR ?? "data"),

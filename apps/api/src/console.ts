@@ -1,11 +1,8 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
 import { serviceAccountEmail } from "./proxies/google-sheets.ts";
-
-const distDir = resolve(import.meta.dirname, "../../console/dist");
 
 /**
  * Serves the built console at / with history-mode routing: any GET outside /api, /idm and
@@ -26,6 +23,7 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
       googleSheets: config.googleSheets ? { serviceAccountEmail: serviceAccountEmail(config) } : null,
     }),
   );
+  const distDir = config.consoleDir;
   if (!existsSync(distDir)) {
     app.log.warn(`console not built (${distDir} missing): run npm run build -w @orrery/console`);
     return;
@@ -39,9 +37,11 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
     immutable: false,
   });
   app.addHook("onSend", async (request, reply, payload) => {
-    // Hashed assets never change; index.html must always be revalidated.
+    // Hashed assets never change; index.html (on / and on every deep link) must always be revalidated.
     if (request.url.startsWith("/assets/"))
       reply.header("cache-control", "public, max-age=31536000, immutable");
+    else if (String(reply.getHeader("content-type") ?? "").startsWith("text/html"))
+      reply.header("cache-control", "no-cache");
     return payload;
   });
   const serveIndex = /^\/(?!api(\/|$)|idm(\/|$)|ngsi-ld(\/|$)|assets\/)/;
