@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { Problem } from "./problems.ts";
+import type { Message, MessageCode } from "./messages/say.ts";
+import { problem } from "./problems.ts";
 
 /** Deeper than any document an operator writes; deep enough input overflows the stack of whatever recurses over it. */
 export const maxJsonDepth = 100;
@@ -8,9 +9,9 @@ export const maxJsonDepth = 100;
  * Why a string cannot be kept, or undefined: PostgreSQL refuses NUL in text and JSON, and a lone
  * UTF-16 surrogate is not Unicode (no encoder can write it).
  */
-function flawOf(value: string): string | undefined {
-  if (value.includes("\u0000")) return "contains a NUL character (\\u0000)";
-  if (!value.isWellFormed()) return "contains a lone UTF-16 surrogate, which is not Unicode text";
+function flawOf(value: string): MessageCode | undefined {
+  if (value.includes("\u0000")) return "request.hostile.nul";
+  if (!value.isWellFormed()) return "request.hostile.surrogate";
   return undefined;
 }
 
@@ -18,20 +19,19 @@ function flawOf(value: string): string | undefined {
  * The first reason a parsed value cannot be accepted, with where it stands, walking without
  * recursion so that the walk itself cannot overflow.
  */
-export function hostileValue(root: unknown, where: string): string | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [
-    { value: root, path: where, depth: 0 },
-  ];
+export function hostileValue(root: unknown): { at: string; flaw: Message } | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: "", depth: 0 }];
   while (stack.length) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === "string") {
       const flaw = flawOf(value);
-      if (flaw) return `${path} ${flaw}`;
+      if (flaw) return { at: path, flaw: { code: flaw } };
     } else if (value !== null && typeof value === "object") {
-      if (depth >= maxJsonDepth) return `${where} is nested deeper than ${maxJsonDepth} levels`;
+      if (depth >= maxJsonDepth)
+        return { at: "", flaw: { code: "request.hostile.deep", params: { depth: maxJsonDepth } } };
       for (const [key, child] of Object.entries(value)) {
         const flaw = flawOf(key);
-        if (flaw) return `a key of ${path} ${flaw}`;
+        if (flaw) return { at: `${path}{}`, flaw: { code: flaw } };
         stack.push({
           value: child,
           path: Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`,
@@ -53,10 +53,14 @@ const isApiRoute = (request: FastifyRequest) => request.routeOptions.url?.starts
 export function registerHostileInputCheck(app: FastifyInstance): void {
   app.addHook("preValidation", async (request) => {
     if (!isApiRoute(request)) return;
-    const flaw =
-      hostileValue(request.params, "the path") ??
-      hostileValue(request.query, "the query") ??
-      hostileValue(request.body, "the body");
-    if (flaw) throw new Problem(400, "Bad request", `The request cannot be accepted: ${flaw}.`);
+    for (const [where, value] of [
+      ["request.where.path", request.params],
+      ["request.where.query", request.query],
+      ["request.where.body", request.body],
+    ] as const) {
+      const found = hostileValue(value);
+      if (found)
+        throw problem(400, "request.hostile", { where: { code: where }, at: found.at, flaw: found.flaw });
+    }
   });
 }

@@ -1,108 +1,159 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { fieldMessageOfIssue } from "./messages/issues.ts";
+import { en } from "./messages/en.ts";
+import {
+  languageOf,
+  say,
+  type Language,
+  type Message,
+  type MessageCode,
+  type Params,
+} from "./messages/say.ts";
 
-/** An RFC 9457 problem: thrown anywhere, answered as application/problem+json. */
+/** The catalogued messages of a problem: its title, and its detail when that is one sentence of ours. */
+export interface Said {
+  title: MessageCode;
+  detail?: Message;
+}
+
+/**
+ * An RFC 9457 problem: thrown anywhere, answered as application/problem+json. A problem made by
+ * `problem()` or `invalid()` carries catalogued messages (`said`), written in the language the
+ * client asks for and sent with their stable `code` and `params`.
+ */
 export class Problem extends Error {
   constructor(
     readonly status: number,
     readonly title: string,
     readonly detail?: string,
     readonly extra: Record<string, unknown> = {},
+    readonly said?: Said,
   ) {
     super(detail ? `${title}: ${detail}` : title);
   }
 }
 
+const titleOf = (status: number): MessageCode =>
+  `title.${status}` in en ? (`title.${status}` as MessageCode) : status >= 500 ? "title.500" : "title.400";
+
+/** A problem whose detail is a catalogued message. */
+export function problem(
+  status: number,
+  code: MessageCode,
+  params?: Params,
+  extra: Record<string, unknown> = {},
+) {
+  const title = titleOf(status);
+  return new Problem(status, say("en", title), say("en", code, params), extra, {
+    title,
+    detail: { code, ...(params ? { params } : {}) },
+  });
+}
+
 export interface FieldError {
   path: string;
   message: string;
+  code?: MessageCode;
+  params?: Params;
 }
 
+/** A field error with a catalogued message. */
+export const fieldError = (path: string, code: MessageCode, params?: Params): FieldError => ({
+  path,
+  message: say("en", code, params),
+  code,
+  ...(params ? { params } : {}),
+});
+
+const joined = (errors: FieldError[]) => errors.map((e) => `${e.path || "body"} ${e.message}`).join("; ");
+
 export const invalid = (errors: FieldError[]) =>
-  new Problem(
-    400,
-    "The submitted data is invalid",
-    errors.map((e) => `${e.path || "body"} ${e.message}`).join("; "),
-    {
-      errors,
-    },
-  );
+  new Problem(400, say("en", "title.invalid"), joined(errors), { errors }, { title: "title.invalid" });
+
 export const notFound = (what: string) => new Problem(404, "Not found", `${what} does not exist`);
 
 const typeBase = "https://orrery.dev/problems/";
-const titles: Record<number, string> = {
-  400: "Bad request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not found",
-  405: "Method not allowed",
-  409: "Conflict",
-  412: "Precondition failed",
-  413: "Payload too large",
-  415: "Unsupported media type",
-  501: "Not implemented",
-  502: "Bad gateway",
-};
 
-/** The problem+json body of a problem. */
-const problemBody = (problem: Problem) => ({
-  type: `${typeBase}${problem.status}`,
-  title: problem.title,
-  status: problem.status,
-  ...(problem.detail ? { detail: problem.detail } : {}),
-  ...problem.extra,
-});
+/** The problem+json body, in the reader's language where the problem's messages are catalogued. */
+function problemBody(problem: Problem, language: Language) {
+  const errors = problem.extra.errors as FieldError[] | undefined;
+  const localErrors = errors?.map((e) => (e.code ? { ...e, message: say(language, e.code, e.params) } : e));
+  const said = problem.said;
+  const detail = said?.detail
+    ? say(language, said.detail.code, said.detail.params)
+    : localErrors
+      ? joined(localErrors)
+      : problem.detail;
+  return {
+    type: `${typeBase}${problem.status}`,
+    title: said ? say(language, said.title) : problem.title,
+    status: problem.status,
+    ...(detail ? { detail } : {}),
+    ...(said?.detail ?? {}),
+    ...problem.extra,
+    ...(localErrors ? { errors: localErrors } : {}),
+  };
+}
+
+const send = (problem: Problem, request: FastifyRequest, reply: FastifyReply) =>
+  reply
+    .code(problem.status)
+    .type("application/problem+json")
+    .send(problemBody(problem, languageOf(request.headers["accept-language"])));
 
 /**
  * Fastify's errors raised before routing (a request target whose percent-encoding is broken),
  * answered as problems too instead of Fastify's own body. Given to Fastify's `frameworkErrors`.
  */
-export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const problem =
+export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void send(
     error.code === "FST_ERR_BAD_URL"
-      ? new Problem(
-          400,
-          "Bad request",
-          "The request target is not a valid URL: its percent-encoding is broken.",
-        )
-      : new Problem(400, "Bad request", error.message);
-  void reply.code(problem.status).type("application/problem+json").send(problemBody(problem));
+      ? problem(400, "request.badUrl")
+      : new Problem(400, say("en", "title.400"), error.message, {}, { title: "title.400" }),
+    request,
+    reply,
+  );
+}
+
+/** Fastify's own client errors, as catalogued messages where we know them. */
+function clientError(error: FastifyError): Problem {
+  const status = error.statusCode!;
+  if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+    return problem(413, "request.tooLarge", { limit: Number(/\d+/.exec(error.message)?.[0] ?? 0) });
+  if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
+    return problem(415, "request.unsupportedMediaType", { type: /:\s*(.*)$/.exec(error.message)?.[1] ?? "" });
+  if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
+    return problem(400, "request.invalidJson", { reason: error.message });
+  return new Problem(status, say("en", titleOf(status)), error.message, {}, { title: titleOf(status) });
 }
 
 export function registerProblems(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
-    let problem: Problem;
+    let answer: Problem;
     if (error instanceof Problem) {
-      problem = error;
+      answer = error;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext === "body" ? "" : `${error.validationContext}.`;
-      problem = invalid(
+      answer = invalid(
         error.validation.map((v) => ({
           path: where + v.instancePath.replace(/^\//, "").replaceAll("/", "."),
-          message:
-            v.keyword === "unrecognized_keys"
-              ? `has unknown fields: ${(v.params as { keys?: string[] }).keys?.join(", ")}`
-              : (v.message ?? "is invalid"),
+          ...fieldMessageOfIssue(v.keyword, v.params as Record<string, unknown>, v.message),
         })),
       );
     } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-      // Fastify's own client errors: malformed JSON, body too large, unsupported media type.
-      problem = new Problem(error.statusCode, titles[error.statusCode] ?? "Bad request", error.message);
+      answer = clientError(error);
     } else {
       request.log.error({ err: error }, "unexpected error");
-      problem = new Problem(500, "Internal server error", "The server failed; the error is in its log.");
+      answer = problem(500, "server.failed");
     }
-    return reply.code(problem.status).type("application/problem+json").send(problemBody(problem));
+    return send(answer, request, reply);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .type("application/problem+json")
-      .send({
-        type: `${typeBase}404`,
-        title: "Not found",
-        status: 404,
-        detail: `No route ${request.method} ${request.url.split("?")[0]}`,
-      }),
+    send(
+      problem(404, "request.noRoute", { method: request.method, path: request.url.split("?")[0]! }),
+      request,
+      reply,
+    ),
   );
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
 import { rawRequest, type RawAnswer } from "./support/raw-http.ts";
@@ -5,14 +8,21 @@ import { rawRequest, type RawAnswer } from "./support/raw-http.ts";
 // The permission check must be decided on the path the router serves. These are spellings of the
 // same route that a check on the raw request target would not recognise as /api (or as the route).
 
+// A built console, so that the console's catch-all route is there as in production.
+const consoleDir = mkdtempSync(join(tmpdir(), "orrery-console-"));
+writeFileSync(join(consoleDir, "index.html"), "<!doctype html><title>Orrery</title>");
+
 let t: TestApp;
 let port: number;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ CONSOLE_DIR: consoleDir });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   port = (t.app.server.address() as { port: number }).port;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(consoleDir, { recursive: true, force: true });
+});
 
 const concrete = (url: string) =>
   url
@@ -53,6 +63,8 @@ function spellings(path: string): string[] {
 /** What may answer a spelling of a route the user may not use: never the route's own handler. */
 function refusedBeforeTheHandler(answer: RawAnswer): boolean {
   if (answer.status === 401 || answer.status === 403) return true;
+  // A path that is not the route's (`//api/...`) may be a console page: index.html, no data.
+  if (answer.status === 200 && answer.body === "<!doctype html><title>Orrery</title>") return true;
   const detail = String(answer.json?.detail ?? "");
   if (answer.status === 404) return detail.startsWith("No route");
   if (answer.status === 400) return /request target|url/i.test(detail);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { isAllowed } from "@orrery/model";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 import type { Session, Sessions } from "./sessions.ts";
 
 declare module "fastify" {
@@ -50,21 +50,16 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
     const header = request.headers.authorization ?? "";
     const [scheme, token, extra] = header.split(" ");
     if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
-      throw new Problem(
-        401,
-        "Unauthorized",
-        "You must be authenticated: send Authorization: Bearer <token>.",
-      );
+      throw problem(401, "auth.unauthenticated");
     }
     const session = await sessions.find(token);
-    if (!session)
-      throw new Problem(401, "Unauthorized", "The access token is unknown or expired. Sign in again.");
+    if (!session) throw problem(401, "auth.unknownToken");
     request.session = session;
     request.bearer = token;
     // HEAD is the GET of the same route without its body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     if (access === "permission" && !isAllowed(session.permissions, method, path)) {
-      throw new Problem(403, "Forbidden", `You are not allowed to ${method} ${path}.`);
+      throw problem(403, "auth.forbidden", { method, path });
     }
   });
 }

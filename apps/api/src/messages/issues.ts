@@ -1,0 +1,67 @@
+import type { FieldError } from "../problems.ts";
+import { say, type MessageCode, type Params } from "./say.ts";
+
+const typeCodes: Record<string, MessageCode> = {
+  string: "field.type.string",
+  number: "field.type.number",
+  int: "field.type.int",
+  boolean: "field.type.boolean",
+  array: "field.type.array",
+  object: "field.type.object",
+};
+
+/** The catalogued message of a zod issue (code and its parameters, as zod reports them). */
+function codeOf(
+  code: string,
+  issue: Record<string, unknown>,
+): { code: MessageCode; params?: Params } | undefined {
+  const { origin, minimum, maximum, expected, values, keys, format } = issue;
+  switch (code) {
+    case "invalid_type":
+      return typeCodes[String(expected)] ? { code: typeCodes[String(expected)]! } : undefined;
+    case "too_small":
+      if (origin === "string")
+        return Number(minimum) <= 1
+          ? { code: "field.notEmpty" }
+          : { code: "field.tooShort", params: { minimum: Number(minimum) } };
+      if (origin === "array" || origin === "set")
+        return { code: "field.minItems", params: { minimum: Number(minimum) } };
+      return { code: "field.min", params: { minimum: Number(minimum) } };
+    case "too_big":
+      if (origin === "string") return { code: "field.tooLong", params: { maximum: Number(maximum) } };
+      if (origin === "array" || origin === "set")
+        return { code: "field.maxItems", params: { maximum: Number(maximum) } };
+      return { code: "field.max", params: { maximum: Number(maximum) } };
+    case "invalid_value":
+      return Array.isArray(values)
+        ? { code: "field.oneOf", params: { values: values.map(String) } }
+        : undefined;
+    case "unrecognized_keys":
+      return Array.isArray(keys)
+        ? { code: "field.unknownFields", params: { keys: keys.map(String) } }
+        : undefined;
+    case "invalid_format":
+      return { code: "field.format", params: { format: String(format) } };
+    default:
+      return undefined;
+  }
+}
+
+/** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */
+export function fieldMessageOfIssue(
+  code: string,
+  issue: Record<string, unknown>,
+  message: string | undefined,
+): Omit<FieldError, "path"> {
+  const known =
+    code === "custom" && message === "is required"
+      ? { code: "field.required" as const }
+      : codeOf(code, issue);
+  return known
+    ? {
+        message: say("en", known.code, known.params),
+        code: known.code,
+        ...(known.params ? { params: known.params } : {}),
+      }
+    : { message: message ?? say("en", "field.invalid") };
+}

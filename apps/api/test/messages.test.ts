@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { en } from "../src/messages/en.ts";
+import { fr } from "../src/messages/fr.ts";
+import { languageOf, say } from "../src/messages/say.ts";
+import { client, driver, useTestApp } from "./support/harness.ts";
+
+describe("the API's messages", () => {
+  it("are all in French, translated rather than copied", () => {
+    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort());
+    const copied = Object.entries(en).filter(
+      ([code, text]) => text.length > 12 && fr[code as keyof typeof en] === text,
+    );
+    expect(copied).toEqual([]);
+  });
+
+  it("keep the same parameters in both languages", () => {
+    const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [code, text] of Object.entries(en))
+      expect(params(fr[code as keyof typeof en]), code).toEqual(params(text));
+  });
+
+  it("follow French typography: a no-break space before a colon", () => {
+    const plainSpaceOrNone = (text: string) =>
+      /[ \w]:(\s|$)/.test(text.replace(/Authorization: Bearer|https?:/g, ""));
+    expect(Object.values(fr).filter(plainSpaceOrNone)).toEqual([]);
+  });
+
+  it("pick the language from Accept-Language", () => {
+    expect(languageOf("fr-FR,fr;q=0.9,en;q=0.8")).toBe("fr");
+    expect(languageOf("de-DE,fr;q=0.5,en;q=0.7")).toBe("en");
+    expect(languageOf("de, fr;q=0.3")).toBe("fr");
+    expect(languageOf("fr;q=0")).toBe("en");
+    expect(languageOf(undefined)).toBe("en");
+    expect(say("fr", "auth.forbidden", { method: "PUT", path: "/api/x" })).toBe(
+      "Vous n’êtes pas autorisé à faire PUT /api/x.",
+    );
+  });
+});
+
+describe(`problems in the reader's language (${driver})`, () => {
+  const ctx = useTestApp("viewer");
+  const french = { "accept-language": "fr-FR,fr;q=0.9" };
+
+  it("answers 401, 403 and 404 in French with a stable code", async () => {
+    const anonymous = client(ctx.t);
+    const unauthenticated = await anonymous("GET", "/api/context-brokers", undefined, french);
+    expect(unauthenticated.body).toMatchObject({
+      status: 401,
+      title: "Non authentifié",
+      code: "auth.unauthenticated",
+      detail: "Vous devez être authentifié : envoyez Authorization: Bearer <jeton>.",
+    });
+    const forbidden = await ctx.api("POST", "/api/context-brokers", {}, french);
+    expect(forbidden.body).toMatchObject({
+      title: "Interdit",
+      code: "auth.forbidden",
+      params: { method: "POST", path: "/api/context-brokers" },
+      detail: "Vous n’êtes pas autorisé à faire POST /api/context-brokers.",
+    });
+    const english = await ctx.api("POST", "/api/context-brokers", {});
+    expect(english.body.detail).toBe("You are not allowed to POST /api/context-brokers.");
+    const noRoute = await ctx.api("GET", "/api/nothing-here", undefined, french);
+    expect(noRoute.body).toMatchObject({
+      title: "Introuvable",
+      detail: "Aucune route GET /api/nothing-here",
+    });
+  });
+
+  it("writes field errors and hostile-input refusals in French", async () => {
+    const admin = client(ctx.t, await ctx.t.tokenFor("admin"));
+    const invalid = await admin("POST", "/api/context-brokers", { name: "b", port: "x", extra: 1 }, french);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.title).toBe("Les données envoyées ne sont pas valides");
+    expect(invalid.body.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: "",
+          code: "field.unknownFields",
+          message: "contient des champs inconnus : extra",
+        }),
+      ]),
+    );
+    const hostile = await admin("POST", "/api/data-actions", { name: "a\u0000" }, french);
+    expect(hostile.body.detail).toBe(
+      "La requête ne peut pas être acceptée : le corps.name contient un caractère NUL (\\u0000).",
+    );
+  });
+});
