@@ -1,6 +1,6 @@
 import type { MessageCode } from "./en.ts";
 
-/** The API's sentences in French (typography: a no-break space before « : », « ; », « ? » and « ! »). */
+/** The API's sentences in French (typography: a no-break space, U+00A0, before a colon or a semicolon). */
 export const fr: Record<MessageCode, string> = {
   "title.400": "Requête incorrecte",
   "title.401": "Non authentifié",
