@@ -42,6 +42,8 @@ export async function call<T>(
       method,
       headers: {
         accept: "application/json",
+        // The API writes its messages (problems, field errors, import reports) in the console's language.
+        "accept-language": document.documentElement.lang || "en",
         ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
         ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
         ...options.headers,

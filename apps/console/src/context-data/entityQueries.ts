@@ -54,10 +54,16 @@ export async function fetchEntities(ws: string, query: Record<string, string>): 
   return { entities: (await response.json()) as Entity[], total: total === null ? undefined : Number(total) };
 }
 
-/** The bearer header of the session, for the calls call() cannot make (headers read, CSV, streams, files). */
+/**
+ * The bearer header of the session and the console's language (the API writes its messages in it),
+ * for the calls call() cannot make (headers read, CSV, streams, files).
+ */
 export function authorization(): Record<string, string> {
   const session = getSession();
-  return session ? { authorization: `${session.tokenType} ${session.token}` } : {};
+  return {
+    "accept-language": document.documentElement.lang || "en",
+    ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
+  };
 }
 
 /** The ApiError of a failed raw fetch, built as call() builds it. */
