@@ -3,6 +3,7 @@ import { loadConfig } from "./config.ts";
 import { loadDemoContextData } from "./demo/demo-context-data.ts";
 import { loadDemoData } from "./demo/demo-data.ts";
 import { demoUsers } from "./auth/providers/dev.ts";
+import { say } from "./messages/say.ts";
 import { openStorage } from "./storage/database.ts";
 
 const config = loadConfig(process.env, process.argv.slice(2));
@@ -43,7 +44,7 @@ const lines = [
 if (config.authProvider === "dev") {
   lines.push(
     "  Demo logins (username / password):",
-    ...demoUsers.map((u) => `    ${u.username.padEnd(9)} / ${u.username.padEnd(9)} ${u.summary}`),
+    ...demoUsers.map((u) => `    ${u.username.padEnd(9)} / ${u.username.padEnd(9)} ${say("en", u.summary)}`),
     "  WARNING: the development identity manager accepts these demo passwords. Never expose it to the internet.",
   );
 }

@@ -85,4 +85,29 @@ describe(`problems in the reader's language (${driver})`, () => {
       "La requête ne peut pas être acceptée : le corps.name contient un caractère NUL (\\u0000).",
     );
   });
+
+  it("shows the development login page in the console's language, or else the browser's", async () => {
+    const page = (url: string, headers: Record<string, string> = {}) =>
+      ctx.t.app.inject({ method: "GET", url, headers }).then((r) => r.body);
+    const fromConsole = await page("/idm/authorize?state=s&ui_locales=fr");
+    expect(fromConsole).toContain('<html lang="fr">');
+    expect(fromConsole).toContain("Se connecter");
+    expect(fromConsole).toContain('name="ui_locales" value="fr"');
+    expect(await page("/idm/authorize?state=s", french)).toContain("Mot de passe");
+    expect(await page("/idm/authorize?state=s")).toContain("Password");
+    const wrong = await ctx.t.app.inject({
+      method: "POST",
+      url: "/idm/authorize",
+      payload: {
+        state: "s",
+        code_challenge: "c",
+        redirect_uri: `${ctx.t.config.publicUrl}/api/auth/callback`,
+        ui_locales: "fr",
+        username: "admin",
+        password: "x",
+      },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain("Nom d’utilisateur ou mot de passe incorrect.");
+  });
 });

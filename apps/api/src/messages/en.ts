@@ -58,6 +58,21 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
+
+  // The development identity manager's login page.
+  "idm.title": "Orrery development identity manager",
+  "idm.signIn": "Sign in",
+  "idm.note": "Development identity manager. Do not expose it to the internet.",
+  "idm.username": "Username",
+  "idm.password": "Password",
+  "idm.demoUsers": "Demo users",
+  "idm.colon": ": ",
+  "idm.user.admin": "everything",
+  "idm.user.operator": "workspace work, no platform administration",
+  "idm.user.viewer": "read only",
+  "idm.user.showroom": "showroom mode",
+  "idm.incomplete": "This sign-in link is incomplete. Start again from the console.",
+  "idm.wrongPassword": "Wrong username or password.",
 } as const;
 
 export type MessageCode = keyof typeof en;

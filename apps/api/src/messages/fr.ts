@@ -54,4 +54,18 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
+
+  "idm.title": "Gestionnaire d’identités de développement d’Orrery",
+  "idm.signIn": "Se connecter",
+  "idm.note": "Gestionnaire d’identités de développement. Ne l’exposez pas sur Internet.",
+  "idm.username": "Nom d’utilisateur",
+  "idm.password": "Mot de passe",
+  "idm.demoUsers": "Utilisateurs de démonstration",
+  "idm.colon": " : ",
+  "idm.user.admin": "tout",
+  "idm.user.operator": "travail dans les espaces de travail, sans administration de la plateforme",
+  "idm.user.viewer": "lecture seule",
+  "idm.user.showroom": "mode vitrine",
+  "idm.incomplete": "Ce lien de connexion est incomplet. Recommencez depuis la console.",
+  "idm.wrongPassword": "Nom d’utilisateur ou mot de passe incorrect.",
 };
