@@ -31,7 +31,7 @@ const entities = [
   },
 ];
 
-async function workspaceOnEmbeddedBroker() {
+async function workspaceOnEmbeddedBroker(tenant?: string) {
   const url = new URL(base);
   const broker = (
     await api("POST", "/api/context-brokers", {
@@ -42,6 +42,7 @@ async function workspaceOnEmbeddedBroker() {
       paginationMaxLimit: 1000,
       implementationName: "orion-ld",
       implementationVersion: "1.8",
+      ...(tenant ? { multiTenancyEnabled: true } : {}),
     })
   ).body;
   const service = (
@@ -52,6 +53,7 @@ async function workspaceOnEmbeddedBroker() {
       name: "City",
       dataModelName: `city-${Math.random().toString(36).slice(2, 8)}`,
       hasService: service.id,
+      ...(tenant ? { contextBrokerTenant: tenant } : {}),
     })
   ).body;
   return { workspace, path: `/api/workspace/${workspace.id}` };
@@ -101,6 +103,14 @@ describe(`auto-discover against the embedded broker over HTTP (${driver})`, () =
     await api("POST", `${path}/data-model/generate`);
     const again = await api("POST", `${path}/data-model/auto-discover`);
     expect(again.body).toEqual({ types: [], properties: [], skipped: [] });
+  });
+
+  it("finds nothing, without an error, on a tenant that holds no entity yet", async () => {
+    const { path } = await workspaceOnEmbeddedBroker(`empty${Math.random().toString(36).slice(2, 8)}`);
+    await api("POST", `${path}/data-model/generate`);
+    const report = await api("POST", `${path}/data-model/auto-discover`);
+    expect(report.status, JSON.stringify(report.body)).toBe(200);
+    expect(report.body).toEqual({ types: [], properties: [], skipped: [] });
   });
 
   it("names the broker quickly when it cannot be reached", async () => {

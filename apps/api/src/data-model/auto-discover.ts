@@ -1,5 +1,6 @@
 import { properties, types } from "@orrery/model";
 import type { Entity, NgsiLdClient } from "@orrery/ngsi-ld";
+import { listOrEmpty } from "../context-data/broker-access.ts";
 import { Problem } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
@@ -71,7 +72,8 @@ export async function autoDiscover(
     );
   }
   const report: DiscoveryReport = { types: [], properties: [], skipped: [] };
-  const brokerTypes = await client.types();
+  // A tenant nothing was written to yet answers 404 (NonexistentTenant): it holds no type.
+  const brokerTypes = await listOrEmpty(() => client.types(), []);
   const known = new Map((await records.list(types, workspaceId)).map((t) => [String(t.name), t]));
 
   const newTypes = brokerTypes.map((t) => term(t.typeName)).filter((t) => !known.has(t.name));
