@@ -22,9 +22,29 @@ export const atConsole = (url: URL) =>
 
 const redirects = new Set([301, 302, 303, 307, 308]);
 
+/** The cookies a browser keeps, by origin (enough for a session cookie). */
+export type CookieJar = Map<string, Map<string, string>>;
+
+function sendCookies(jar: CookieJar | undefined, url: URL): Record<string, string> {
+  const cookies = jar?.get(url.origin);
+  return cookies?.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } : {};
+}
+
+function keepCookies(jar: CookieJar | undefined, url: URL, response: Response): void {
+  if (!jar) return;
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const [name = "", value = ""] = pair.split("=");
+    const cookies = jar.get(url.origin) ?? new Map<string, string>();
+    if (value && !/max-age=0/i.test(line)) cookies.set(name.trim(), value.trim());
+    else cookies.delete(name.trim());
+    jar.set(url.origin, cookies);
+  }
+}
+
 export async function navigate(
   start: string | URL,
-  options: { stopAt?: (url: URL) => boolean; form?: Record<string, string> } = {},
+  options: { stopAt?: (url: URL) => boolean; form?: Record<string, string>; jar?: CookieJar } = {},
 ): Promise<Landing> {
   const stopAt = options.stopAt ?? atConsole;
   let url = new URL(start);
@@ -37,7 +57,12 @@ export async function navigate(
     : { method: "GET" };
   const hops: URL[] = [url];
   for (let i = 0; i < 20; i++) {
-    const response = await fetch(url, { ...init, redirect: "manual" });
+    const response = await fetch(url, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), ...sendCookies(options.jar, url) },
+      redirect: "manual",
+    });
+    keepCookies(options.jar, url, response);
     const body = await response.text();
     const location = response.headers.get("location");
     if (!redirects.has(response.status) || !location) return { url, status: response.status, body, hops };

@@ -1,13 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { basicCredentials, isForm, listen, readBody, redirect, sendJson, type Listening } from "./http.ts";
-import { opaque, s256 } from "./pkce.ts";
+import { opaque } from "./pkce.ts";
 
 /**
- * A fake FIWARE Keyrock written from the contract in notes/trust-and-peers.md sections 1.1 to 1.3:
- * the OAuth2 endpoints (/oauth2/authorize, /oauth2/token), the user info (/user) and the parts of
- * the management API v1 that read role permissions. Its quirks are Keyrock's, on purpose: errors
- * are bare JSON strings on /oauth2 and /user, `{error:{message,code,title}}` on /v1, an empty list
- * is a 404, and token_type is lowercase "bearer".
+ * A fake FIWARE Keyrock 8.4 that answers as the real one does (its source, ging/fiware-idm, and
+ * notes/keyrock-real.md), odd parts included:
+ * - /oauth2/authorize shows a login form, then the application's consent page, and keeps the user
+ *   signed in with a session cookie (single sign-on); it ignores PKCE and echoes code_challenge.
+ * - errors are bare JSON strings on /oauth2 and /user, `{error:{message,code,title}}` on /v1, HTML
+ *   pages (status 200) for an unknown client on /oauth2/authorize; an empty list is a 404.
+ * - /user names the application roles a user holds directly and through organisations
+ *   (`organizations[].roles`), with `displayName` "".
+ * - the role-permission list never carries `is_regex`; only the read of one permission does (0/1,
+ *   as MariaDB answers it). Both need the management account to hold "Manage roles".
+ * - /auth/external_logout ends the Keyrock session and sends the browser to the application's URL.
  */
 
 export interface KeyrockPermission {
@@ -31,30 +37,47 @@ export interface KeyrockUser {
   id: string;
   username: string;
   email: string;
+  password: string;
   /** Ids of the user's roles in the application. */
+  roles: string[];
+}
+
+export interface KeyrockOrganization {
+  id: string;
+  name: string;
+  /** Members' user ids. */
+  members: string[];
+  /** Ids of the organisation's roles in the application. */
   roles: string[];
 }
 
 export interface FakeKeyrockOptions {
   clientId: string;
   clientSecret: string;
+  /** The application's URL, where external_logout sends the browser. */
+  appUrl?: string;
   /** The application's registered callback URLs; when omitted any redirect_uri is accepted. */
   redirectUris?: string[];
   /** The account that may use the management API (POST /v1/auth/tokens takes its email as name). */
-  admin: { email: string; password: string };
+  admin: { email: string; password: string; username?: string };
+  /** Whether the management account holds the application's "Manage roles" permission (default true). */
+  adminManagesRoles?: boolean;
   users: KeyrockUser[];
+  organizations?: KeyrockOrganization[];
   roles: KeyrockRole[];
-  /** Who /oauth2/authorize signs in without showing a login page; null answers access_denied. */
-  signedInUser?: string | null;
   /** Lifetime of access tokens in seconds; Keyrock's default is 3599. */
   expiresIn?: number;
 }
 
 export interface FakeKeyrock extends Listening {
-  /** Changes who the next authorization signs in as (null: the user denies access). */
-  signIn(username: string | null): void;
   /** Every OAuth2 access token issued, to assert none of them reaches a log line. */
   readonly issuedTokens: readonly string[];
+  /** Management tokens issued and not deleted. */
+  readonly liveAdminTokens: () => number;
+  /** Changes a user's roles, as an administrator would in Keyrock's pages. */
+  setRoles(userId: string, roles: string[]): void;
+  /** Keyrock sessions (SSO cookies) still open. */
+  readonly openSessions: () => number;
 }
 
 /** Keyrock's own roles on every application; their permissions have no action or resource. */
@@ -76,84 +99,129 @@ const internalRoles: KeyrockRole[] = [
 ];
 
 interface Grant {
-  clientId: string;
   redirectUri: string;
   userId: string;
-  codeChallenge?: string;
   expiresAt: number;
 }
 
 const keyrockError = (res: ServerResponse, status: number, message: string) => sendJson(res, status, message);
 const apiError = (res: ServerResponse, status: number, message: string, title: string) =>
   sendJson(res, status, { error: { message, code: status, title } });
+const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers });
+  res.end(`<!DOCTYPE html><html><body>${body}</body></html>`);
+};
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const cookieOf = (req: IncomingMessage) => /(?:^|;\s*)session=([^;]+)/.exec(req.headers.cookie ?? "")?.[1];
 
 export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<FakeKeyrock> {
-  // An explicit null means nobody approves; left out, the first user does.
-  let signedInUser: string | null =
-    options.signedInUser === undefined ? (options.users[0]?.username ?? null) : options.signedInUser;
   const roles = [...internalRoles, ...options.roles];
+  const users = options.users.map((u) => ({ ...u, roles: [...u.roles] }));
+  const organizations = options.organizations ?? [];
   const codes = new Map<string, Grant>();
   const accessTokens = new Map<string, { userId: string; expiresAt: number }>();
-  const adminTokens = new Set<string>();
+  const adminTokens = new Map<string, number>();
+  const sessions = new Map<string, string>(); // cookie -> user id
+  const consents = new Set<string>(); // user ids that authorised the application
   const issuedTokens: string[] = [];
   const expiresIn = options.expiresIn ?? 3599;
 
-  function authorize(res: ServerResponse, query: URLSearchParams) {
+  /** Checks client and redirect_uri as Keyrock does; answers and returns false when they are wrong. */
+  function checkClient(res: ServerResponse, query: URLSearchParams): boolean {
+    if (query.get("client_id") !== options.clientId) {
+      html(res, 200, "<h1>Error</h1><p>invalid client</p>");
+      return false;
+    }
     const redirectUri = query.get("redirect_uri") ?? "";
-    if (query.get("client_id") !== options.clientId)
-      return keyrockError(res, 400, "Invalid client: client is invalid");
-    if (!redirectUri || (options.redirectUris && !options.redirectUris.includes(redirectUri)))
-      return keyrockError(res, 400, "Invalid request: redirect_uri mismatch");
-    const target = new URL(redirectUri);
-    const state = query.get("state");
-    if (state !== null) target.searchParams.set("state", state);
+    if (!redirectUri || (options.redirectUris && !options.redirectUris.includes(redirectUri))) {
+      html(res, 200, "<h1>Error</h1><p>Mismatching redirect uri</p>");
+      return false;
+    }
+    if (!query.get("state")) {
+      keyrockError(res, 400, "Invalid request: Missing parameter: `state`");
+      return false;
+    }
+    return true;
+  }
+
+  function issueCode(res: ServerResponse, query: URLSearchParams, userId: string) {
+    const target = new URL(query.get("redirect_uri")!);
     if (query.get("response_type") !== "code") {
       target.searchParams.set("error", "unsupported_response_type");
       return redirect(res, target.toString());
     }
-    const user = options.users.find((u) => u.username === signedInUser);
-    if (!user) {
-      target.searchParams.set("error", "access_denied");
-      target.searchParams.set("error_description", "User denied access");
-      return redirect(res, target.toString());
-    }
-    const challenge = query.get("code_challenge") ?? undefined;
-    if (challenge && (query.get("code_challenge_method") ?? "plain") !== "S256")
-      return keyrockError(res, 400, "Invalid request: code_challenge_method is invalid");
     const code = opaque(20);
-    codes.set(code, {
-      clientId: options.clientId,
-      redirectUri,
-      userId: user.id,
-      codeChallenge: challenge,
-      expiresAt: Date.now() + 300_000,
-    });
+    codes.set(code, { redirectUri: query.get("redirect_uri")!, userId, expiresAt: Date.now() + 300_000 });
     target.searchParams.set("code", code);
+    target.searchParams.set("state", query.get("state")!);
+    // Keyrock echoes what it does not use (it does not check PKCE).
+    const challenge = query.get("code_challenge");
+    if (challenge) target.searchParams.set("code_challenge", challenge);
     return redirect(res, target.toString());
+  }
+
+  const loginForm = (query: URLSearchParams, error?: string) =>
+    `<h1>Sign in</h1>${error ? `<p class="alert">${escape(error)}</p>` : ""}
+<form method="post" action="/oauth2/authorize?${escape(query.toString())}">
+<input type="hidden" name="_csrf" value="${opaque(8)}">
+<input type="text" name="email"><input type="password" name="password"><button>Sign in</button></form>`;
+
+  const consentForm = (query: URLSearchParams) =>
+    `<h1>Authorize Orrery</h1><form method="post" action="/oauth2/enable_app?${escape(query.toString())}">
+<input type="hidden" name="_csrf" value="${opaque(8)}"><button name="action" value="allow">Authorize</button></form>`;
+
+  async function authorize(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (!checkClient(res, query)) return;
+    let userId = sessions.get(cookieOf(req) ?? "");
+    const headers: Record<string, string> = {};
+    if (req.method === "POST") {
+      const form = new URLSearchParams(await readBody(req));
+      const user = users.find((u) => u.email === form.get("email") && u.password === form.get("password"));
+      if (!user) return html(res, 200, loginForm(query, "Invalid email or password"));
+      const cookie = opaque(16);
+      sessions.set(cookie, user.id);
+      headers["set-cookie"] = `session=${cookie}; Path=/; HttpOnly`;
+      userId = user.id;
+    }
+    if (!userId) return html(res, 200, loginForm(query));
+    if (consents.has(userId)) {
+      if (headers["set-cookie"]) res.setHeader("set-cookie", headers["set-cookie"]);
+      return issueCode(res, query, userId);
+    }
+    return html(res, 200, consentForm(query), headers);
+  }
+
+  async function enableApp(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (!checkClient(res, query)) return;
+    const userId = sessions.get(cookieOf(req) ?? "");
+    if (!userId) return html(res, 200, loginForm(query));
+    const form = new URLSearchParams(await readBody(req));
+    // Deny takes the user to Keyrock's home; nothing comes back to the application.
+    if (form.get("action") !== "allow") return redirect(res, "/");
+    consents.add(userId);
+    return issueCode(res, query, userId);
   }
 
   async function token(req: IncomingMessage, res: ServerResponse) {
     if (!isForm(req))
       return keyrockError(res, 400, "Invalid request: content must be application/x-www-form-urlencoded");
     const form = new URLSearchParams(await readBody(req));
-    // Basic client authentication, or client_id/client_secret in the form (both work on Keyrock).
     const client = basicCredentials(req.headers.authorization, false) ?? {
       id: form.get("client_id") ?? "",
       secret: form.get("client_secret") ?? "",
     };
     if (client.id !== options.clientId || client.secret !== options.clientSecret)
       return keyrockError(res, 401, "Invalid client: client is invalid");
-    if (form.get("grant_type") !== "authorization_code")
-      return keyrockError(res, 400, "Unsupported grant type: `grant_type` is invalid");
+    if (!["authorization_code", "refresh_token", "password"].includes(form.get("grant_type") ?? ""))
+      return keyrockError(res, 400, "Unauthorized client: `grant_type` is invalid");
     const code = form.get("code") ?? "";
     const grant = codes.get(code);
-    codes.delete(code); // single use, even when the exchange below fails
-    if (!grant || grant.expiresAt < Date.now() || grant.clientId !== client.id)
+    if (!grant || grant.expiresAt < Date.now())
       return keyrockError(res, 400, "Invalid grant: authorization code is invalid");
+    // A wrong redirect_uri does not burn the code (Keyrock's behaviour).
     if (form.get("redirect_uri") !== grant.redirectUri)
-      return keyrockError(res, 400, "Invalid request: redirect_uri is not a valid URI");
-    if (grant.codeChallenge && s256(form.get("code_verifier") ?? "") !== grant.codeChallenge)
-      return keyrockError(res, 400, "Invalid grant: code verifier is invalid");
+      return keyrockError(res, 400, "Invalid request: `redirect_uri` is invalid");
+    codes.delete(code);
     const accessToken = opaque(20);
     accessTokens.set(accessToken, { userId: grant.userId, expiresAt: Date.now() + expiresIn * 1000 });
     issuedTokens.push(accessToken);
@@ -166,17 +234,31 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     });
   }
 
+  const roleRef = (id: string) => {
+    const role = roles.find((r) => r.id === id);
+    return role ? [{ id: role.id, name: role.name }] : [];
+  };
+
   function userInfo(res: ServerResponse, query: URLSearchParams) {
     const entry = accessTokens.get(query.get("access_token") ?? "");
-    const user = entry && entry.expiresAt > Date.now() && options.users.find((u) => u.id === entry.userId);
+    const user = entry && entry.expiresAt > Date.now() && users.find((u) => u.id === entry.userId);
     if (!user) return keyrockError(res, 401, "Invalid token: access token is invalid");
     return sendJson(res, 200, {
-      organizations: [],
-      displayName: user.username,
-      roles: roles.filter((r) => user.roles.includes(r.id)).map((r) => ({ id: r.id, name: r.name })),
+      organizations: organizations
+        .filter((o) => o.members.includes(user.id))
+        .map((o) => ({
+          id: o.id,
+          name: o.name,
+          description: "",
+          website: null,
+          roles: o.roles.flatMap(roleRef),
+        })),
+      displayName: "",
+      roles: user.roles.flatMap(roleRef),
       app_id: options.clientId,
       trusted_apps: [],
       isGravatarEnabled: false,
+      image: "",
       email: user.email,
       id: user.id,
       authorization_decision: "",
@@ -185,12 +267,26 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
       attributes: {},
       shared_attributes: "",
       username: user.username,
+      sub: user.id,
+      given_name: "",
+      family_name: "",
+      gravatar: "",
+      extra: {},
     });
   }
 
   async function apiToken(req: IncomingMessage, res: ServerResponse) {
+    if (req.method === "DELETE") {
+      const auth = String(req.headers["x-auth-token"] ?? "");
+      const subject = String(req.headers["x-subject-token"] ?? "");
+      if (!adminTokens.has(auth) || !adminTokens.has(subject))
+        return apiError(res, 404, "Token not found", "Not Found");
+      adminTokens.delete(subject);
+      res.writeHead(204).end();
+      return;
+    }
     if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
-      return keyrockError(res, 400, "Missing parameter: header Content-Type: application/json");
+      return apiError(res, 400, "Missing parameter: header Content-Type: application/json", "Bad Request");
     let body: { name?: unknown; password?: unknown };
     try {
       body = JSON.parse(await readBody(req)) as typeof body;
@@ -200,24 +296,51 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     if (body.name !== options.admin.email || body.password !== options.admin.password)
       return apiError(res, 401, "Invalid email or password", "Unauthorized");
     const subjectToken = opaque(16);
-    adminTokens.add(subjectToken);
+    const expiresAt = Date.now() + 3600_000;
+    adminTokens.set(subjectToken, expiresAt);
     return sendJson(
       res,
       201,
-      { token: { methods: ["password"], expires_at: new Date(Date.now() + 3600_000).toISOString() } },
+      {
+        token: { methods: ["password"], expires_at: new Date(expiresAt).toISOString() },
+        idm_authorization_config: { level: "basic", authzforce: false },
+      },
       { "x-subject-token": subjectToken },
     );
   }
 
-  function rolePermissions(req: IncomingMessage, res: ServerResponse, appId: string, roleId: string) {
+  /** The management API's checks of its token and of the "Manage roles" permission. */
+  function management(req: IncomingMessage, res: ServerResponse, appId: string): boolean {
     const authToken = req.headers["x-auth-token"];
-    if (typeof authToken !== "string" || !authToken)
-      return keyrockError(res, 400, "Expecting to find X-Auth-token/Authorization in requests");
-    if (!adminTokens.has(authToken)) return apiError(res, 401, "Invalid token", "Unauthorized");
-    if (appId !== options.clientId) return apiError(res, 404, "Application not found", "Not Found");
+    if (typeof authToken !== "string" || !authToken) {
+      apiError(res, 400, "Expecting to find X-Auth-token/Authorization in requests", "Bad Request");
+      return false;
+    }
+    const expiresAt = adminTokens.get(authToken);
+    if (expiresAt === undefined) {
+      apiError(res, 404, "Token not found", "Not Found");
+      return false;
+    }
+    if (expiresAt < Date.now()) {
+      apiError(res, 401, "Token has expired", "Unauthorized");
+      return false;
+    }
+    if (appId !== options.clientId) {
+      apiError(res, 404, "Application not found", "Not Found");
+      return false;
+    }
+    if (options.adminManagesRoles === false) {
+      apiError(res, 403, "User not authorized to perform action", "Forbidden");
+      return false;
+    }
+    return true;
+  }
+
+  function rolePermissions(res: ServerResponse, roleId: string) {
     const role = roles.find((r) => r.id === roleId);
     if (!role) return apiError(res, 404, "Role not found", "Not Found");
     if (!role.permissions.length) return apiError(res, 404, "Assignments not found", "Not Found");
+    // The fields of Keyrock's role_permission_assignments index: no is_regex.
     return sendJson(res, 200, {
       role_permission_assignments: role.permissions.map((p) => ({
         id: p.id,
@@ -226,35 +349,74 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
         description: p.description ?? null,
         action: p.action ?? null,
         resource: p.resource ?? null,
-        // Some Keyrock versions leave is_regex out of this list; the provider then reads resources as patterns.
-        is_regex: p.is_regex ?? false,
-        authorization_service_header: null,
-        use_authorization_service_header: false,
         xml: p.xml ?? null,
       })),
     });
   }
 
+  function permission(res: ServerResponse, permissionId: string) {
+    const found = roles.flatMap((r) => r.permissions).find((p) => p.id === permissionId);
+    if (!found) return apiError(res, 404, "permission not found", "Not Found");
+    return sendJson(res, 200, {
+      permission: {
+        id: found.id,
+        is_internal: found.is_internal ? 1 : 0,
+        name: found.name,
+        description: found.description ?? null,
+        action: found.action ?? null,
+        resource: found.resource ?? null,
+        authorization_service_header: null,
+        use_authorization_service_header: 0,
+        regex_entity_ids: null,
+        regex_attributes: null,
+        regex_types: null,
+        xml: found.xml ?? null,
+        is_regex: found.is_regex ? 1 : 0,
+        oauth_client_id: options.clientId,
+      },
+    });
+  }
+
+  function externalLogout(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
+    if (query.get("client_id") !== options.clientId)
+      return html(res, 200, "<h1>Error</h1><p>invalid client</p>");
+    const cookie = cookieOf(req);
+    if (cookie) sessions.delete(cookie);
+    res.writeHead(302, { location: options.appUrl ?? "/", "set-cookie": "session=; Path=/; Max-Age=0" });
+    res.end();
+  }
+
   const server = await listen(async (req, res, url) => {
     const route = `${req.method} ${url.pathname}`;
-    const permissions = url.pathname.match(/^\/v1\/applications\/([^/]+)\/roles\/([^/]+)\/permissions$/);
-    if (route === "GET /oauth2/authorize") return authorize(res, url.searchParams);
+    const q = url.searchParams;
+    const roleList = url.pathname.match(/^\/v1\/applications\/([^/]+)\/roles\/([^/]+)\/permissions$/);
+    const onePermission = url.pathname.match(/^\/v1\/applications\/([^/]+)\/permissions\/([^/]+)$/);
+    if (route === "GET /oauth2/authorize" || route === "POST /oauth2/authorize")
+      return authorize(req, res, q);
+    if (route === "POST /oauth2/enable_app") return enableApp(req, res, q);
     if (route === "POST /oauth2/token") return token(req, res);
-    if (route === "GET /user") return userInfo(res, url.searchParams);
-    if (route === "POST /v1/auth/tokens") return apiToken(req, res);
-    if (req.method === "GET" && permissions)
-      return rolePermissions(
-        req,
-        res,
-        decodeURIComponent(permissions[1]!),
-        decodeURIComponent(permissions[2]!),
-      );
-    return keyrockError(res, 404, `Cannot ${req.method} ${url.pathname}`);
+    if (route === "GET /user") return userInfo(res, q);
+    if (url.pathname === "/v1/auth/tokens" && ["POST", "DELETE"].includes(req.method!))
+      return apiToken(req, res);
+    if (route === "GET /auth/external_logout") return externalLogout(req, res, q);
+    if (req.method === "GET" && roleList) {
+      if (!management(req, res, decodeURIComponent(roleList[1]!))) return;
+      return rolePermissions(res, decodeURIComponent(roleList[2]!));
+    }
+    if (req.method === "GET" && onePermission) {
+      if (!management(req, res, decodeURIComponent(onePermission[1]!))) return;
+      return permission(res, decodeURIComponent(onePermission[2]!));
+    }
+    return html(res, 404, `<pre>Cannot ${req.method} ${url.pathname}</pre>`);
   });
 
   return {
     ...server,
-    signIn: (username) => void (signedInUser = username),
     issuedTokens,
+    liveAdminTokens: () => adminTokens.size,
+    openSessions: () => sessions.size,
+    setRoles(userId, next) {
+      users.find((u) => u.id === userId)!.roles = [...next];
+    },
   };
 }

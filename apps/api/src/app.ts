@@ -92,21 +92,32 @@ export async function buildApp(
   await registerOpenApi(app);
 
   const { db } = storage;
-  const sessions = new Sessions(db);
   const policy = loadPolicy(config.permissionsFile);
   const kinds: readonly KindDefinition[] = allKinds;
-  const records = new Records(db, createCipher(loadKey(config.encryptionKey, config.dataDir)), kinds);
-  // Before the guard: a refused request still carries the headers (and CORS, so another origin can read the 401).
-  await registerHttpHeaders(app, config);
-  registerGuard(app, sessions);
-  registerHostileInputCheck(app);
-
+  const cipher = createCipher(loadKey(config.encryptionKey, config.dataDir));
+  const records = new Records(db, cipher, kinds);
   const provider: IdentityProvider =
     config.authProvider === "keyrock"
       ? keyrockProvider(config.keyrock)
       : config.authProvider === "oidc"
         ? await oidcProvider(config.oidc, policy)
         : devProvider(app, db, policy, config.publicUrl);
+  const sessions = new Sessions(db, {
+    cipher,
+    ...(provider.refresh ? { refresh: provider.refresh.bind(provider) } : {}),
+    refreshMs: config.permissionsRefreshSeconds * 1000,
+    log: app.log,
+  });
+  // A provider whose settings cannot work says so once at start-up, and on the sign-in page.
+  const signInProblem = await provider.check?.();
+  if (signInProblem) app.log.error(`sign-in will fail: ${signInProblem}`);
+  app.addHook("onClose", async () => provider.close?.());
+
+  // Before the guard: a refused request still carries the headers (and CORS, so another origin can read the 401).
+  await registerHttpHeaders(app, config);
+  registerGuard(app, sessions);
+  registerHostileInputCheck(app);
+
   registerAuthRoutes(app, { config, db, sessions, provider, policy });
 
   app.get("/api/health", { config: { access: "public" }, schema: { tags: ["health"] } }, async () => ({
@@ -129,6 +140,6 @@ export async function buildApp(
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
-  await registerConsole(app, config);
+  await registerConsole(app, config, { signInProblem, signOutUrl: provider.signOutUrl });
   return { app, routes, records, sessions };
 }

@@ -21,6 +21,8 @@ export interface Config {
   encryptionKey?: string;
   authProvider: "dev" | "keyrock" | "oidc";
   sessionTtlSeconds: number;
+  /** How often a session's permissions are read again from the identity manager (Keyrock). */
+  permissionsRefreshSeconds: number;
   permissionsFile: string;
   trustModule: boolean;
   loadDemo: boolean;
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     authProvider,
     sessionTtlSeconds: Number(env.SESSION_TTL_SECONDS ?? 8 * 3600),
+    permissionsRefreshSeconds: Number(env.PERMISSIONS_REFRESH_SECONDS ?? 180),
     permissionsFile: resolve(baseDir, env.PERMISSIONS_FILE ?? resolve(repoRoot, "config/permissions.yaml")),
     trustModule: bool(env.TRUST_MODULE, true),
     loadDemo: !argv.includes("--no-demo") && bool(env.DEMO_DATA, true),

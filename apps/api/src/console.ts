@@ -8,7 +8,11 @@ import { serviceAccountEmail } from "./proxies/google-sheets.ts";
  * Serves the built console at / with history-mode routing: any GET outside /api, /idm and
  * /ngsi-ld that is not a file answers index.html. Also the console's runtime settings.
  */
-export async function registerConsole(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  config: Config,
+  signIn: { signInProblem?: string; signOutUrl?: string } = {},
+): Promise<void> {
   app.get(
     "/api/console-config",
     {
@@ -21,6 +25,10 @@ export async function registerConsole(app: FastifyInstance, config: Config): Pro
       dataModelsUrl: config.dataModelsUrl,
       mapTileUrl: config.mapTileUrl,
       googleSheets: config.googleSheets ? { serviceAccountEmail: serviceAccountEmail(config) } : null,
+      // What the sign-in page says when the identity manager's settings cannot work (never a secret).
+      signInProblem: signIn.signInProblem ?? null,
+      // Where the browser goes after signing out, to end the identity manager's own session too.
+      signOutUrl: signIn.signOutUrl ?? null,
     }),
   );
   const distDir = config.consoleDir;

@@ -43,10 +43,22 @@ export function useCan() {
   };
 }
 
+/** GET /api/console-config: the console's runtime settings (public, asked before sign-in too). */
+export interface ConsoleSettings {
+  trustModule: boolean;
+  authProvider: string;
+  googleSheets?: { serviceAccountEmail: string } | null;
+  mapTileUrl?: string;
+  /** Why signing in cannot work with the identity manager's settings, when it cannot. */
+  signInProblem?: string | null;
+  /** Where the browser ends the identity manager's own session after signing out. */
+  signOutUrl?: string | null;
+}
+
 export function useConsoleConfig() {
   return useQuery({
     queryKey: ["console-config"],
-    queryFn: () => get<{ trustModule: boolean; authProvider: string }>("/console-config"),
+    queryFn: () => get<ConsoleSettings>("/console-config"),
     staleTime: Infinity,
   });
 }

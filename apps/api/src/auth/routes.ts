@@ -40,8 +40,15 @@ export function registerAuthRoutes(
 
   api.get(
     "/api/auth/login",
-    { config: { access: "public" }, schema: { tags: ["auth"], summary: "Start signing in" } },
-    async (_req, reply) => {
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["auth"],
+        summary: "Start signing in",
+        querystring: z.object({ lang: z.enum(["en", "fr"]).optional() }),
+      },
+    },
+    async (request, reply) => {
       const state = randomBytes(24).toString("base64url");
       const codeVerifier = randomBytes(32).toString("base64url");
       const nonce = randomBytes(16).toString("base64url");
@@ -50,7 +57,17 @@ export function registerAuthRoutes(
         .insert(loginRequests)
         .values({ state, codeVerifier, nonce, expiresAt: new Date(Date.now() + 10 * 60_000) });
       const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
-      return reply.redirect(await provider.authorizeUrl({ state, codeChallenge, nonce, redirectUri }), 302);
+      const language = request.query.lang;
+      return reply.redirect(
+        await provider.authorizeUrl({
+          state,
+          codeChallenge,
+          nonce,
+          redirectUri,
+          ...(language ? { language } : {}),
+        }),
+        302,
+      );
     },
   );
 

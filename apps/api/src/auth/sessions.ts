@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { Permission } from "@orrery/model";
 import type { Database } from "../storage/database.ts";
+import type { Cipher } from "../cipher.ts";
 import { sessions } from "../storage/schema.ts";
 
 export interface Identity {
@@ -10,11 +11,21 @@ export interface Identity {
   provider: string;
   permissions: Permission[];
   expiresAt: Date;
+  /** What the identity manager gave at sign-in to read the user's permissions again (Keyrock's access token). */
+  grant?: string;
 }
 
-export interface Session extends Identity {
+export interface Session extends Omit<Identity, "grant"> {
   tokenHash: string;
 }
+
+/** Reads a session's permissions again from its grant: undefined ends the session. */
+export type Refresh = (grant: string) => Promise<Permission[] | undefined>;
+
+/** How often a session's permissions are read again from the identity manager. */
+export const PERMISSIONS_REFRESH_MS = 3 * 60_000;
+/** When the identity manager cannot be asked, the permissions it gave last are kept and asked again after this. */
+const RETRY_MS = 30_000;
 
 const hash = (token: string) => createHash("sha256").update(token).digest("base64url");
 
@@ -35,13 +46,65 @@ export class Sessions {
    */
   private readonly cache = new Map<string, { session: Session; until: number }>();
 
-  constructor(private readonly db: Database) {}
+  private readonly refreshing = new Map<string, Promise<Session | undefined>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: {
+      cipher?: Cipher;
+      refresh?: Refresh;
+      refreshMs?: number;
+      log?: { warn(obj: object, msg: string): void };
+    } = {},
+  ) {}
 
   async create(identity: Identity): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString("base64url");
+    const { grant, ...rest } = identity;
     await this.db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
-    await this.db.insert(sessions).values({ tokenHash: hash(token), ...identity });
+    await this.db.insert(sessions).values({
+      tokenHash: hash(token),
+      ...rest,
+      // The grant is a secret of the identity manager's: encrypted at rest like every other.
+      grant: grant && this.options.cipher ? this.options.cipher.encrypt(grant) : null,
+      permissionsCheckedAt: new Date(),
+    });
     return { token, expiresAt: identity.expiresAt };
+  }
+
+  /** The session with permissions read again from the identity manager when they are older than the refresh delay. */
+  private async fresh(row: typeof sessions.$inferSelect): Promise<Session | undefined> {
+    const { grant, permissionsCheckedAt, ...session } = row;
+    const refresh = this.options.refresh;
+    const every = this.options.refreshMs ?? PERMISSIONS_REFRESH_MS;
+    if (!grant || !refresh || !this.options.cipher || Date.now() - permissionsCheckedAt.getTime() < every)
+      return session;
+    const running = this.refreshing.get(row.tokenHash);
+    if (running) return running;
+    const job = (async () => {
+      let permissions: Permission[] | undefined;
+      try {
+        permissions = await refresh(this.options.cipher!.decrypt(grant));
+      } catch (err) {
+        this.options.log?.warn({ err: (err as Error).message }, "permissions could not be read again; kept");
+        await this.db
+          .update(sessions)
+          .set({ permissionsCheckedAt: new Date(Date.now() - every + RETRY_MS) })
+          .where(eq(sessions.tokenHash, row.tokenHash));
+        return session;
+      }
+      if (!permissions) {
+        await this.db.delete(sessions).where(eq(sessions.tokenHash, row.tokenHash));
+        return undefined;
+      }
+      await this.db
+        .update(sessions)
+        .set({ permissions, permissionsCheckedAt: new Date() })
+        .where(eq(sessions.tokenHash, row.tokenHash));
+      return { ...session, permissions };
+    })().finally(() => this.refreshing.delete(row.tokenHash));
+    this.refreshing.set(row.tokenHash, job);
+    return job;
   }
 
   async find(token: string): Promise<Session | undefined> {
@@ -54,14 +117,18 @@ export class Sessions {
       .select()
       .from(sessions)
       .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date(now))));
-    if (row) {
+    const session = row && (await this.fresh(row));
+    if (session) {
       if (this.cache.size >= CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(tokenHash, {
-        session: row,
-        until: Math.min(now + SESSION_CACHE_MS, row.expiresAt.getTime()),
+        session,
+        until: Math.min(
+          now + Math.min(SESSION_CACHE_MS, this.options.refreshMs ?? SESSION_CACHE_MS),
+          session.expiresAt.getTime(),
+        ),
       });
     }
-    return row;
+    return session;
   }
 
   async revoke(token: string): Promise<void> {

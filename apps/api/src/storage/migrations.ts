@@ -72,6 +72,14 @@ const migrations: Array<{ name: string; sql: string }> = [
       )
     `,
   },
+  {
+    // Permissions read again from the identity manager while a session lasts (Keyrock).
+    name: "0004_session_grant",
+    sql: `
+      ALTER TABLE sessions ADD COLUMN "grant" text;
+      ALTER TABLE sessions ADD COLUMN permissions_checked_at timestamptz NOT NULL DEFAULT now()
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

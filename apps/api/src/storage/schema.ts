@@ -32,6 +32,9 @@ export const sessions = pgTable("sessions", {
   permissions: jsonb("permissions").$type<Array<{ action: string; resource: string }>>().notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The identity manager's grant (encrypted) to read the permissions again, and when they were last read. */
+  grant: text("grant"),
+  permissionsCheckedAt: timestamp("permissions_checked_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** An authorization-code login in flight: state, PKCE verifier and nonce, kept in the database so any API process can finish it. */

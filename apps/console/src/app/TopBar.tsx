@@ -25,7 +25,8 @@ const administration = [
 export function TopBar() {
   const { t } = useTranslation();
   const can = useCan();
-  const trustModule = useConsoleConfig().data?.trustModule ?? true;
+  const settings = useConsoleConfig().data;
+  const trustModule = settings?.trustModule ?? true;
   const navigate = useNavigate();
   const openWorkspaces = useOpenWorkspaces();
   const adminKinds = administration
@@ -35,7 +36,9 @@ export function TopBar() {
   const signOut = async () => {
     await call("/auth/logout", { method: "POST" }).catch(() => undefined);
     setSession(null);
-    navigate(routeTo("authentication"));
+    // Keyrock keeps its own session: end it too, or Continue would sign the same user straight back in.
+    if (settings?.signOutUrl) window.location.assign(settings.signOutUrl);
+    else navigate(routeTo("authentication"));
   };
 
   return (

@@ -1,15 +1,17 @@
 import { Alert, Card } from "react-bootstrap";
 import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { useConsoleConfig } from "../permissions.ts";
 import { loginUrl } from "../session.ts";
 
 /** authentication: the continue link to the identity manager, and why the user is here. */
 export function AuthenticationPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
   const location = useLocation();
   const error = params.get("error");
   const redirected = (location.state as { from?: string } | null)?.from;
+  const signInProblem = useConsoleConfig().data?.signInProblem;
   return (
     <div className="d-flex justify-content-center pt-5">
       <Card style={{ maxWidth: "28rem", width: "100%" }}>
@@ -17,8 +19,13 @@ export function AuthenticationPage() {
           <h1 className="h4 mb-3">{t("auth.title")}</h1>
           {error && <Alert variant="danger">{t("auth.failed", { message: error })}</Alert>}
           {redirected && !error && <Alert variant="warning">{t("auth.mustAuthenticate")}</Alert>}
+          {signInProblem && (
+            <Alert variant="danger" data-testid="sign-in-problem">
+              {t("auth.misconfigured", { problem: signInProblem })}
+            </Alert>
+          )}
           <p>{t("auth.intro")}</p>
-          <a className="btn btn-primary" href={loginUrl}>
+          <a className="btn btn-primary" href={`${loginUrl}?lang=${i18n.language}`}>
             {t("auth.continue")}
           </a>
         </Card.Body>

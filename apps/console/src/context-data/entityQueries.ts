@@ -136,18 +136,5 @@ export const entityCalls = {
   },
 };
 
-export interface ConsoleSettings {
-  trustModule: boolean;
-  authProvider: string;
-  googleSheets?: { serviceAccountEmail: string } | null;
-  mapTileUrl?: string;
-}
-
-/** The console's runtime settings (same cache entry as permissions.ts useConsoleConfig), with the context-data ones. */
-export function useConsoleSettings() {
-  return useQuery({
-    queryKey: ["console-config"],
-    queryFn: () => get<ConsoleSettings>("/console-config"),
-    staleTime: Infinity,
-  });
-}
+/** The console's runtime settings: one query, defined in permissions.ts. */
+export { useConsoleConfig as useConsoleSettings, type ConsoleSettings } from "../permissions.ts";

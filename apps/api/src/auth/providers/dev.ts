@@ -114,12 +114,13 @@ export function devProvider(
 
   return {
     name: "dev",
-    async authorizeUrl({ state, codeChallenge, redirectUri }) {
+    async authorizeUrl({ state, codeChallenge, redirectUri, language }) {
       const url = new URL(`${publicUrl}/idm/authorize`);
       url.search = new URLSearchParams({
         state,
         code_challenge: codeChallenge,
         redirect_uri: redirectUri,
+        ...(language ? { ui_locales: language } : {}),
       }).toString();
       return url.toString();
     },

@@ -3,97 +3,197 @@ import type { Config } from "../../config.ts";
 import { LoginFailed, type IdentityProvider } from "./provider.ts";
 
 const TIMEOUT_MS = 10_000;
+/** How long a permission's is_regex flag, read one by one, is remembered. */
+const FLAG_TTL_MS = 5 * 60_000;
 
-/** An entry of role_permission_assignments; internal and XACML permissions have no action or resource. */
+/** An entry of Keyrock's role_permission_assignments: internal and XACML permissions have no action or resource. */
 interface Assignment {
+  id: string;
   action?: string | null;
   resource?: string | null;
-  is_regex?: boolean | number | null;
 }
 
-/**
- * Keyrock matches a permission not flagged is_regex by string equality with the path. Orrery's
- * matcher reads every resource as an unanchored pattern, so such a resource would grant every path
- * containing it ("/api/context-brokers/1" would also grant ".../10"): anchor and escape it.
- * When Keyrock leaves the flag out the resource is taken as a pattern, as the original console did.
- */
-function asPattern(resource: string, isRegex: Assignment["is_regex"]): string {
-  // MySQL-backed Keyrock may answer the flag as 0/1.
-  return isRegex === false || isRegex === 0
-    ? `^${resource.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`
-    : resource;
+interface KeyrockUser {
+  id?: string;
+  username?: string;
+  email?: string;
+  roles?: Array<{ id: string }>;
+  organizations?: Array<{ roles?: Array<{ id: string }> }>;
 }
 
-async function call(url: string, init: RequestInit, what: string): Promise<Response> {
-  let response: Response;
+/** Keyrock's error bodies: a bare JSON string on /oauth2 and /user, `{error:{message}}` on /v1, HTML elsewhere. */
+async function reasonOf(response: Response): Promise<string> {
+  const text = await response.text();
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new LoginFailed(`Keyrock could not be reached for ${what}: ${(err as Error).message}`);
+    const body = JSON.parse(text) as unknown;
+    if (typeof body === "string") return body;
+    const message = (body as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === "string") return message;
+  } catch {
+    // not JSON
   }
-  if (!response.ok) {
-    // Keyrock answers errors as a bare JSON string ("Invalid grant: ...").
-    const body = (await response.text()).slice(0, 300);
-    throw new LoginFailed(`Keyrock refused ${what} (${response.status}): ${body}`);
-  }
-  return response;
+  return /<(!doctype|html)/i.test(text) ? "an HTML page" : text.slice(0, 200);
 }
+
+/** A plain (non-regex) Keyrock resource is one exact path, as Keyrock's own decision point reads it. */
+const exactPath = (resource: string) => `^${resource.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 /**
  * FIWARE Keyrock: authorization code at /oauth2/authorize and /oauth2/token (Basic client auth,
- * form body), the user's roles in the application from /user, and each role's permissions from
- * the management API (/v1, admin token from /v1/auth/tokens). Permissions are read once at
- * sign-in, not on every request as the original console did.
+ * form body), the roles the user holds in the application, directly or through an organisation,
+ * from /user, and each role's permissions from the management API (/v1, one management token kept
+ * until it expires). Permissions are read at sign-in and again through `refresh` while the session
+ * lasts, so a role removed in Keyrock stops working within minutes.
  */
 export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
   if (!settings.url || !settings.clientId || !settings.clientSecret) {
     throw new Error("AUTH_PROVIDER=keyrock needs KEYROCK_URL, KEYROCK_CLIENT_ID and KEYROCK_CLIENT_SECRET");
   }
   const basic = `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString("base64")}`;
+  const app = encodeURIComponent(settings.clientId);
+  let management: { token: string; until: number } | undefined;
+  const flags = new Map<string, { regex: boolean; until: number }>();
 
-  async function rolePermissions(roleIds: string[]): Promise<Permission[]> {
-    if (!roleIds.length) return [];
+  /** One call to Keyrock; a network failure or a refusal is a LoginFailed saying what and where. */
+  async function call(path: string, init: RequestInit, what: string): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(`${settings.url}${path}`, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+      throw new LoginFailed(`Keyrock (${settings.url}) could not be reached for ${what}: ${cause}.`);
+    }
+    if (!response.ok && response.status !== 404)
+      throw new LoginFailed(`Keyrock refused ${what} (${response.status}): ${await reasonOf(response)}`);
+    return response;
+  }
+
+  async function managementToken(): Promise<string> {
+    if (management && management.until > Date.now() + 60_000) return management.token;
     if (!settings.adminUsername)
       throw new LoginFailed(
         "KEYROCK_ADMIN_USERNAME and KEYROCK_ADMIN_PASSWORD are needed to read role permissions.",
       );
-    const login = await call(
-      `${settings.url}/v1/auth/tokens`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: settings.adminUsername, password: settings.adminPassword }),
+    let response: Response;
+    try {
+      response = await call(
+        "/v1/auth/tokens",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: settings.adminUsername, password: settings.adminPassword }),
+        },
+        "the management account's sign-in",
+      );
+    } catch (err) {
+      const hint = settings.adminUsername.includes("@")
+        ? ""
+        : " KEYROCK_ADMIN_USERNAME must be the account's e-mail address, not its user name.";
+      throw new LoginFailed(`${(err as Error).message}${hint}`);
+    }
+    const token = response.headers.get("x-subject-token");
+    if (!token) throw new LoginFailed("Keyrock returned no X-Subject-Token for the management account.");
+    const body = (await response.json().catch(() => ({}))) as { token?: { expires_at?: string } };
+    management = { token, until: Date.parse(body.token?.expires_at ?? "") || Date.now() + 30 * 60_000 };
+    return token;
+  }
+
+  /** A management read; 403 means the account lacks "Manage roles" on the application. */
+  async function manage(path: string, what: string): Promise<Response | undefined> {
+    const response = await call(path, { headers: { "x-auth-token": await managementToken() } }, what).catch(
+      (err: unknown) => {
+        if (err instanceof LoginFailed && / \(403\)/.test(err.message))
+          throw new LoginFailed(
+            `The Keyrock management account ${settings.adminUsername} may not read the application's roles: ` +
+              `give it the "Manage roles" permission of the application ${settings.clientId}.`,
+          );
+        throw err;
       },
-      "the management API sign-in",
     );
-    const adminToken = login.headers.get("x-subject-token");
-    if (!adminToken) throw new LoginFailed("Keyrock returned no X-Subject-Token for the management API.");
+    return response.status === 404 ? undefined : response; // Keyrock answers an empty list with 404
+  }
+
+  /** Whether a permission is a regular expression: only the read of one permission tells. */
+  async function isRegex(id: string): Promise<boolean> {
+    const known = flags.get(id);
+    if (known && known.until > Date.now()) return known.regex;
+    const response = await manage(
+      `/v1/applications/${app}/permissions/${encodeURIComponent(id)}`,
+      `permission ${id}`,
+    );
+    const body = (await response?.json().catch(() => ({}))) as
+      { permission?: { is_regex?: unknown } } | undefined;
+    const flag = body?.permission?.is_regex;
+    const regex = flag === true || flag === 1 || flag === "1";
+    flags.set(id, { regex, until: Date.now() + FLAG_TTL_MS });
+    return regex;
+  }
+
+  async function permissionsOf(roleIds: string[]): Promise<Permission[]> {
+    if (!roleIds.length) return [];
     const lists = await Promise.all(
       roleIds.map(async (roleId) => {
-        const response = await fetch(
-          `${settings.url}/v1/applications/${encodeURIComponent(settings.clientId)}/roles/${encodeURIComponent(roleId)}/permissions`,
-          { headers: { "x-auth-token": adminToken }, signal: AbortSignal.timeout(TIMEOUT_MS) },
+        const response = await manage(
+          `/v1/applications/${app}/roles/${encodeURIComponent(roleId)}/permissions`,
+          `the permissions of role ${roleId}`,
         );
-        if (response.status === 404) return []; // Keyrock answers an empty list with 404
-        if (!response.ok)
-          throw new LoginFailed(`Keyrock refused the permissions of role ${roleId} (${response.status}).`);
-        const body = (await response.json()) as {
+        const body = (await response?.json().catch(() => ({}))) as {
           role_permission_assignments?: Assignment[];
         };
-        return (body.role_permission_assignments ?? []).filter(
+        return (body?.role_permission_assignments ?? []).filter(
           (p): p is Assignment & Permission => !!p.action && !!p.resource,
         );
       }),
     );
     const seen = new Set<string>();
-    return lists
-      .flat()
-      .map((p) => ({ action: p.action.toUpperCase(), resource: asPattern(p.resource, p.is_regex) }))
-      .filter((p) => !seen.has(`${p.action} ${p.resource}`) && seen.add(`${p.action} ${p.resource}`));
+    const permissions: Permission[] = [];
+    for (const p of lists.flat()) {
+      const permission = {
+        action: p.action.toUpperCase(),
+        resource: (await isRegex(p.id)) ? p.resource : exactPath(p.resource),
+      };
+      const key = `${permission.action} ${permission.resource}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      permissions.push(permission);
+    }
+    return permissions;
+  }
+
+  /** The user and the ids of the roles held directly and through organisations; undefined when the token is no longer valid. */
+  async function userOf(accessToken: string): Promise<{ user: KeyrockUser; roleIds: string[] } | undefined> {
+    let response: Response;
+    try {
+      response = await call(
+        `/user?${new URLSearchParams({ access_token: accessToken })}`,
+        {
+          headers: { accept: "application/json" },
+        },
+        "the user information",
+      );
+    } catch (err) {
+      if (err instanceof LoginFailed && / \(401\)/.test(err.message)) return undefined;
+      throw err;
+    }
+    const user = (await response.json().catch(() => ({}))) as KeyrockUser;
+    if (!user.id) return undefined;
+    const roleIds = [...(user.roles ?? []), ...(user.organizations ?? []).flatMap((o) => o.roles ?? [])].map(
+      (r) => r.id,
+    );
+    return { user, roleIds: [...new Set(roleIds)] };
   }
 
   return {
     name: "keyrock",
+    signOutUrl: `${settings.url}/auth/external_logout?${new URLSearchParams({ _method: "DELETE", client_id: settings.clientId })}`,
+    async check() {
+      try {
+        await manage(`/v1/applications/${app}/roles/provider/permissions`, "the application's roles");
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
     async authorizeUrl({ state, codeChallenge, redirectUri }) {
       const url = new URL(`${settings.url}/oauth2/authorize`);
       url.search = new URLSearchParams({
@@ -108,7 +208,7 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
     },
     async finish({ code, codeVerifier, redirectUri }) {
       const tokenResponse = await call(
-        `${settings.url}/oauth2/token`,
+        "/oauth2/token",
         {
           method: "POST",
           headers: {
@@ -125,27 +225,40 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
         },
         "the authorization code",
       );
-      const token = (await tokenResponse.json()) as { access_token?: string; expires_in?: number };
+      const token = (await tokenResponse.json().catch(() => ({}))) as {
+        access_token?: string;
+        expires_in?: number;
+      };
       if (!token.access_token) throw new LoginFailed("Keyrock returned no access token.");
-      const userResponse = await call(
-        `${settings.url}/user?${new URLSearchParams({ access_token: token.access_token })}`,
-        { headers: { accept: "application/json" } },
-        "the user information",
-      );
-      const user = (await userResponse.json()) as {
-        id?: string;
-        username?: string;
-        email?: string;
-        roles?: Array<{ id: string; name: string }>;
-      };
-      if (!user.id) throw new LoginFailed("Keyrock returned no user for this token.");
+      const found = await userOf(token.access_token);
+      if (!found) throw new LoginFailed("Keyrock returned no user for this token.");
+      if (!found.roleIds.filter((id) => id !== "provider" && id !== "purchaser").length)
+        throw new LoginFailed(
+          `Your Keyrock account has no role in the application ${settings.clientId}, so Orrery has nothing to let you do. ` +
+            "Ask an administrator to give you a role there.",
+        );
       return {
-        subject: user.id,
-        username: user.username || user.email || user.id,
+        subject: found.user.id!,
+        username: found.user.username || found.user.email || found.user.id!,
         provider: "keyrock",
-        permissions: await rolePermissions((user.roles ?? []).map((r) => r.id)),
+        permissions: await permissionsOf(found.roleIds),
         expiresAt: token.expires_in ? new Date(Date.now() + token.expires_in * 1000) : undefined,
+        grant: token.access_token,
       };
+    },
+    async refresh(grant) {
+      const found = await userOf(grant);
+      return found ? permissionsOf(found.roleIds) : undefined;
+    },
+    async close() {
+      if (!management) return;
+      const token = management.token;
+      management = undefined;
+      await fetch(`${settings.url}/v1/auth/tokens`, {
+        method: "DELETE",
+        headers: { "x-auth-token": token, "x-subject-token": token },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      }).catch(() => undefined);
     },
   };
 }

@@ -30,7 +30,7 @@ export async function oidcProvider(settings: Config["oidc"], policy: Policy): Pr
 
   return {
     name: "oidc",
-    async authorizeUrl({ state, codeChallenge, nonce, redirectUri }) {
+    async authorizeUrl({ state, codeChallenge, nonce, redirectUri, language }) {
       return client
         .buildAuthorizationUrl(configuration, {
           redirect_uri: redirectUri,
@@ -39,6 +39,7 @@ export async function oidcProvider(settings: Config["oidc"], policy: Policy): Pr
           code_challenge_method: "S256",
           state,
           nonce,
+          ...(language ? { ui_locales: language } : {}),
         })
         .toString();
     },
