@@ -7,13 +7,18 @@ import { periodicNotifications } from "./periodic.ts";
 import { ContextResolver } from "./contexts.ts";
 import { registerDiscoveryRoutes } from "./discovery.ts";
 import { registerEntityRoutes } from "./entities.ts";
-import { NgsiLdError, invalidRequest } from "./problems.ts";
+import { NgsiLdError, badRequest, invalidRequest } from "./problems.ts";
 import { registerQueryRoutes } from "./query.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
 import { SubscriptionStore } from "./subscription-store.ts";
 import { registerSubscriptionRoutes } from "./subscriptions.ts";
 import { TemporalStore } from "./temporal-store.ts";
 import { registerTemporalRoutes } from "./temporal.ts";
+
+/** The SQLSTATE of a storage error, whether the driver's error comes bare or wrapped by the ORM. */
+const sqlState = (error: unknown): string | undefined =>
+  (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+const causeMessage = (error: unknown) => ((error as { cause?: Error }).cause ?? (error as Error)).message;
 
 export interface BrokerOptions {
   /** The host's Drizzle database (PGlite or node-postgres), with brokerMigrations applied. */
@@ -112,6 +117,11 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
       );
     else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500)
       problem = invalidRequest(error.message);
+    else if (sqlState(error) === "2201B")
+      // An idPattern RE2 accepts but PostgreSQL's engine, which selects the rows, does not (a{1000}, \p{L}).
+      problem = badRequest(
+        `idPattern is not a regular expression this broker's storage runs: ${causeMessage(error)}`,
+      );
     else {
       request.log.error({ err: error }, "NGSI-LD broker failure");
       problem = new NgsiLdError("InternalError", "the broker failed; the error is in its log");

@@ -2,6 +2,7 @@ import type { Geometry } from "geojson";
 import { attributeEvents, type Change } from "./changes.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
 import type { StoredEntity } from "./model.ts";
+import { compilePattern } from "./patterns.ts";
 import { evaluate, parseQuery, pathsOf, type QueryNode, type Resolved } from "./query-language.ts";
 import {
   defaultTriggers,
@@ -14,9 +15,8 @@ import {
  * Whether an entity change concerns a subscription (ETSI GS CIM 009 v1.8, 5.8.6 / 4.9): the
  * entity selectors, notificationTrigger restricted to watchedAttributes, then q and geoQ on the
  * entity as it is after the change (before it, for a deletion). The parsed forms of q, geoQ and
- * idPattern are cached by their text.
+ * idPattern are cached by their text (idPattern in patterns.ts).
  */
-const patterns = new Map<string, RegExp>();
 const queries = new Map<string, { node: QueryNode; resolved: Resolved }>();
 const geoQueries = new Map<string, GeoQuery>();
 
@@ -33,8 +33,7 @@ function cached<V>(map: Map<string, V>, key: string, make: () => V): V {
 export function selectorMatches(s: StoredEntitySelector, entity: StoredEntity): boolean {
   if (!entity.types.includes(s.type)) return false;
   if (s.id !== undefined) return entity.id === s.id;
-  if (s.idPattern !== undefined)
-    return cached(patterns, s.idPattern, () => new RegExp(s.idPattern!)).test(entity.id);
+  if (s.idPattern !== undefined) return compilePattern(s.idPattern, "idPattern").test(entity.id);
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { compilePattern, type Pattern } from "./patterns.ts";
 import { badRequest } from "./problems.ts";
 
 /**
@@ -26,7 +27,7 @@ export type QueryValue =
   | { kind: "single"; value: Scalar }
   | { kind: "list"; values: Scalar[] }
   | { kind: "range"; min: Scalar; max: Scalar }
-  | { kind: "pattern"; source: string; regex: RegExp };
+  | { kind: "pattern"; source: string; regex: Pattern };
 
 export interface AttributePath {
   /** As written in the query: attribute, then sub-attributes, then keys into the value. */
@@ -212,15 +213,7 @@ class Parser {
       this.pos = end;
     }
     if (source === "") this.fail("expected a pattern");
-    try {
-      return {
-        kind: "pattern",
-        source,
-        regex: new RegExp(source.replace(/^\(\?i\)/, ""), source.startsWith("(?i)") ? "i" : ""),
-      };
-    } catch {
-      this.fail(`invalid pattern ${JSON.stringify(source)}`);
-    }
+    return { kind: "pattern", source, regex: compilePattern(source, "the pattern") };
   }
 }
 

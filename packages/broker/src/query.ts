@@ -14,6 +14,7 @@ import {
   type Page,
   type Query,
 } from "./params.ts";
+import { compilePattern } from "./patterns.ts";
 import { badRequest } from "./problems.ts";
 import {
   evaluate,
@@ -46,12 +47,7 @@ export interface EntityQuery {
 }
 
 export function checkPattern(pattern: string): string {
-  try {
-    new RegExp(pattern);
-  } catch {
-    throw badRequest(`idPattern ${JSON.stringify(pattern)} is not a valid regular expression`);
-  }
-  return pattern;
+  return compilePattern(pattern, "idPattern").source;
 }
 
 function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undefined {

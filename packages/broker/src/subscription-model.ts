@@ -1,6 +1,7 @@
 import { checkName, isDateTime, isUri } from "./attributes.ts";
 import type { CompiledContext } from "./contexts.ts";
 import { parseGeoQuery } from "./geo.ts";
+import { compilePattern } from "./patterns.ts";
 import { badRequest } from "./problems.ts";
 import { parseQuery, pathsOf, resolvePath, type ResolvedPath } from "./query-language.ts";
 
@@ -161,15 +162,6 @@ function keyValues(value: unknown, what: string): KeyValue[] | undefined {
   });
 }
 
-function checkPattern(pattern: string): string {
-  try {
-    new RegExp(pattern);
-  } catch {
-    throw badRequest(`idPattern ${JSON.stringify(pattern)} is not a valid regular expression`);
-  }
-  return pattern;
-}
-
 function parseEntities(value: unknown, ctx: CompiledContext): StoredEntitySelector[] {
   if (!Array.isArray(value) || value.length === 0)
     throw badRequest("entities must be a non-empty array of entity selectors");
@@ -187,7 +179,7 @@ function parseEntities(value: unknown, ctx: CompiledContext): StoredEntitySelect
     if (s.idPattern !== undefined) {
       if (typeof s.idPattern !== "string")
         throw badRequest("an entity selector's idPattern must be a string");
-      out.idPattern = checkPattern(s.idPattern);
+      out.idPattern = compilePattern(s.idPattern, "idPattern").source;
     }
     return out;
   });
