@@ -143,7 +143,8 @@ export function registerBatchRoutes(app: FastifyInstance, broker: Broker): void 
 
   app.post("/entityOperations/delete", async (request, reply) => {
     checkParams(request.query as Query, []);
-    const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: true });
+    // The body is a list of ids: no term to expand, so no @context is asked of it, even as application/ld+json.
+    const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: false });
     const result = new BatchResult();
     const ids: string[] = [];
     for (const id of entitiesOf(request.body)) {

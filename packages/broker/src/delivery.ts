@@ -317,7 +317,10 @@ export class DeliveryWorker {
     if (tenant) headers["NGSILD-Tenant"] = tenant;
     if (n.endpoint.accept === "application/ld+json") {
       headers["content-type"] = "application/ld+json";
-      notification["@context"] = ctx.value ?? ctx.linkUrl;
+      const context = ctx.value ?? ctx.linkUrl;
+      notification["@context"] = context;
+      // Each entity is a JSON-LD document of its own to the receiver (as the ETSI suite reads 5.3.1).
+      for (const entity of data) (entity as Record<string, unknown>)["@context"] = context;
     } else {
       headers["content-type"] = "application/json";
       headers.link = `<${ctx.linkUrl}>; rel="${CONTEXT_REL}"; type="application/ld+json"`;

@@ -82,3 +82,61 @@ describe(`user regular expressions run in linear time (${driver})`, () => {
     }
   });
 });
+
+describe(`hostile bytes and nesting (${driver})`, () => {
+  it("refuses a NUL byte or a lone surrogate in ids, values, keys and q, and stores nothing", async () => {
+    const bodies = [
+      '{"id":"urn:ngsi-ld:T:n\\u0000","type":"T"}',
+      '{"id":"urn:ngsi-ld:T:n1","type":"T","name":{"type":"Property","value":"a\\u0000"}}',
+      '{"id":"urn:ngsi-ld:T:n2","type":"T","name":{"type":"Property","value":"a\\ud800"}}',
+      '{"id":"urn:ngsi-ld:T:n3","type":"T","na\\u0000me":{"type":"Property","value":1}}',
+    ];
+    for (const body of bodies) {
+      const r = await call("POST", "/entities", body);
+      expect(r.status, `${body}: ${r.raw}`).toBe(400);
+      expect(r.body.type).toBe(ERR("BadRequestData"));
+    }
+    for (const path of [
+      "/entities/urn:ngsi-ld:T:x%00",
+      `/entities?type=T&q=${encodeURIComponent('name=="a\u0000"')}`,
+      "/entities?type=T%00",
+    ]) {
+      const r = await call("GET", path);
+      expect(r.status, `${path}: ${r.raw}`).toBe(400);
+    }
+    const batch = await call("POST", "/entityOperations/upsert", `[${bodies[1]}]`);
+    expect(batch.status).toBe(400);
+    for (const id of ["urn:ngsi-ld:T:n1", "urn:ngsi-ld:T:n2", "urn:ngsi-ld:T:n3"])
+      expect((await call("GET", `/entities/${id}`)).status).toBe(404);
+  });
+
+  it("refuses JSON nested 10,000 deep with a 400", async () => {
+    const deep = `{"id":"urn:ngsi-ld:T:deep","type":"T","v":{"type":"Property","value":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`;
+    const r = await call("POST", "/entities", deep);
+    expect(r.status, r.raw.slice(0, 200)).toBe(400);
+    expect(r.body.detail).toMatch(/nested deeper than 100 levels/);
+    expect((await call("GET", "/entities/urn:ngsi-ld:T:deep")).status).toBe(404);
+  });
+});
+
+describe(`conformance as the ETSI NGSI-LD suite reads the spec (${driver})`, () => {
+  it("deletes with a Content-Type header and no body", async () => {
+    await call("POST", "/entities", { id: "urn:ngsi-ld:T:del", type: "T" });
+    const r = await t.app.inject({
+      method: "DELETE",
+      url: "/ngsi-ld/v1/entities/urn:ngsi-ld:T:del",
+      headers: { "content-type": "application/json" },
+    });
+    expect(r.statusCode, r.body).toBe(204);
+  });
+
+  it("takes a batch delete whose application/ld+json body is the array of ids", async () => {
+    await call("POST", "/entities", { id: "urn:ngsi-ld:T:bd1", type: "T" });
+    await call("POST", "/entities", { id: "urn:ngsi-ld:T:bd2", type: "T" });
+    const r = await call("POST", "/entityOperations/delete", ["urn:ngsi-ld:T:bd1", "urn:ngsi-ld:T:bd2"], {
+      "content-type": "application/ld+json",
+    });
+    expect(r.status, r.raw).toBe(204);
+    expect((await call("GET", "/entities/urn:ngsi-ld:T:bd1")).status).toBe(404);
+  });
+});

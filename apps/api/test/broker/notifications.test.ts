@@ -124,7 +124,8 @@ describe("TP/NGSI-LD/CI/Sub/NTF/033 notification on entity changes (5.8.6, 5.3)"
     expect(n.headers["content-type"]).toMatch(/^application\/ld\+json/);
     expect(n.headers.link).toBeUndefined();
     expect(n.body["@context"]).toBe(CORE);
-    expect(n.body.data).toEqual([{ id: `${prefix}:a1`, type: "Sensor", level: 2 }]);
+    // Each entity carries the @context too (as the ETSI conformance suite reads 5.3.1).
+    expect(n.body.data).toEqual([{ id: `${prefix}:a1`, type: "Sensor", level: 2, "@context": CORE }]);
   });
 
   it("033_04 the subscription's @context compacts the data; receiverInfo and the tenant are headers", async () => {
