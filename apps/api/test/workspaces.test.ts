@@ -36,7 +36,7 @@ describe(`workspaces (${driver})`, () => {
       dataModelName: workspace.dataModelName,
       hasService: workspace.hasService,
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(409);
     expect(res.body.errors[0].path).toBe("dataModelName");
   });
 

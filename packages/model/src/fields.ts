@@ -99,3 +99,42 @@ export const ngsiName: Field = {
   pattern: /^[A-Za-z0-9_-]+$/,
   format: "ngsiName",
 };
+
+/** Why NGSI-LD keeps a member name for itself. */
+export type ReservedBecause = "entity" | "attribute" | "system" | "temporal" | "notification";
+
+/**
+ * The members NGSI-LD gives meaning to inside an entity or an attribute (ETSI GS CIM 009, core
+ * @context): an attribute with one of these names would be refused by every broker on each write.
+ */
+export const reservedAttributeNames: Readonly<Record<string, ReservedBecause>> = {
+  id: "entity",
+  type: "entity",
+  scope: "entity",
+  value: "attribute",
+  object: "attribute",
+  objectType: "attribute",
+  objectList: "attribute",
+  languageMap: "attribute",
+  vocab: "attribute",
+  json: "attribute",
+  valueList: "attribute",
+  unitCode: "attribute",
+  observedAt: "attribute",
+  datasetId: "attribute",
+  lang: "attribute",
+  createdAt: "system",
+  modifiedAt: "system",
+  deletedAt: "system",
+  instanceId: "temporal",
+  previousValue: "notification",
+  previousObject: "notification",
+  previousLanguageMap: "notification",
+  previousVocab: "notification",
+  previousJson: "notification",
+  previousValueList: "notification",
+  previousObjectList: "notification",
+};
+
+/** The name of an attribute (a property of a type): an NGSI-LD name that is not one of NGSI-LD's own members. */
+export const attributeName: Field = { ...ngsiName, reserved: reservedAttributeNames };

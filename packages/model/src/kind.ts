@@ -3,6 +3,8 @@
  * validation, the OpenAPI document and the console screens are all derived from it.
  */
 
+import type { ReservedBecause } from "./fields.ts";
+
 /**
  * A condition on other fields: every listed field must equal the given value, be one of the values,
  * or (with `{ present }`) be set or not set.
@@ -10,7 +12,15 @@
 export type When = Record<string, string | boolean | readonly (string | boolean)[] | { present: boolean }>;
 
 export type FieldInput =
-  | { input: "text"; maxLength?: number; minLength?: number; pattern?: RegExp; format?: Format }
+  | {
+      input: "text";
+      maxLength?: number;
+      minLength?: number;
+      pattern?: RegExp;
+      format?: Format;
+      /** Values refused, each with why (names NGSI-LD keeps for itself). */
+      reserved?: Readonly<Record<string, ReservedBecause>>;
+    }
   | { input: "textarea"; maxLength?: number }
   | { input: "integer"; min?: number; max?: number }
   | { input: "boolean" }

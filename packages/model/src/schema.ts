@@ -16,7 +16,16 @@ function valueSchema(field: Field): z.ZodType {
         .max(field.maxLength ?? 1_000);
       if (field.pattern)
         s = s.regex(field.pattern, field.format ? formatMessages[field.format] : "has an invalid format");
-      return s;
+      const reserved = field.reserved;
+      if (!reserved) return s;
+      return s.superRefine((value, ctx) => {
+        if (Object.hasOwn(reserved, value))
+          ctx.addIssue({
+            code: "custom",
+            message: `"${value}" is reserved by NGSI-LD`,
+            params: { reserved: value, because: reserved[value] },
+          });
+      });
     }
     case "textarea":
       return z.string().max(field.maxLength ?? 10_000);

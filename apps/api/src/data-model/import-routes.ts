@@ -4,7 +4,8 @@ import { z } from "zod";
 import { properties, types } from "@orrery/model";
 import { writeSchema } from "@orrery/model/schema";
 import type { Config } from "../config.ts";
-import { invalid, notFound, Problem, type FieldError } from "../problems.ts";
+import { fieldError, invalid, notFound, Problem, type FieldError } from "../problems.ts";
+import { fieldMessageOfIssue } from "../messages/issues.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Records } from "../resources/records.ts";
 import { fetchModel, parseModel } from "./smart-data-models.ts";
@@ -85,7 +86,7 @@ export function registerImportRoutes(
           ...(item.ngsiLdType === "Relationship" ? { relationshipType: typeId } : {}),
         };
         if (existing.has(item.name)) {
-          errors.push({ path: `properties.${i}.name`, message: `${item.name} already exists in this type` });
+          errors.push(fieldError(`properties.${i}.name`, "conflict.propertyName", { value: item.name }));
           continue;
         }
         const parsed = schema.safeParse(payload);
@@ -93,7 +94,7 @@ export function registerImportRoutes(
           errors.push(
             ...parsed.error.issues.map((issue) => ({
               path: `properties.${i}.${issue.path.join(".")}`,
-              message: issue.message,
+              ...fieldMessageOfIssue(issue.code, issue as unknown as Record<string, unknown>, issue.message),
             })),
           );
           continue;
@@ -107,7 +108,7 @@ export function registerImportRoutes(
         } catch (err) {
           if (!(err instanceof Problem)) throw err;
           for (const e of (err.extra.errors as FieldError[] | undefined) ?? [])
-            errors.push({ path: `properties.${i}.${e.path}`, message: e.message });
+            errors.push({ ...e, path: `properties.${i}.${e.path}` });
         }
       }
       if (errors.length) throw invalid(errors);

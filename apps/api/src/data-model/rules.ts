@@ -54,13 +54,7 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
     workspaces: {
       async prepare(input, { id }) {
         if (!id) Object.assign(input, { dataModelVersion: 0, dataModelUpToDate: false });
-        const others = (await records.list(workspaces)).filter(
-          (w) => w.id !== id && w.dataModelName === input.dataModelName,
-        );
-        if (others.length)
-          throw invalid([
-            { path: "dataModelName", message: `is already used by the workspace ${String(others[0]!.name)}` },
-          ]);
+        // A data model name used by another workspace: the database refuses it (409, unique-names.ts).
         if (
           input.contextBrokerTenant !== undefined &&
           (await brokerOf(input.hasService))?.multiTenancyEnabled !== true

@@ -58,6 +58,17 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
+  "field.reserved": '"{value}" is reserved by NGSI-LD: {because}',
+  "reserved.entity": "every entity has a member of that name",
+  "reserved.attribute": "every attribute may have a member of that name",
+  "reserved.system": "the broker sets it itself",
+  "reserved.temporal": "every temporal value has a member of that name",
+  "reserved.notification": "notifications carry a member of that name",
+
+  "conflict.dataModelName": 'A workspace already uses the data model name "{value}".',
+  "conflict.typeName": 'The workspace already has a type named "{value}".',
+  "conflict.propertyName": 'The type already has a property named "{value}" at this place.',
+  "conflict.unique": "The record clashes with another one.",
 
   // The development identity manager's login page.
   "idm.title": "Orrery development identity manager",

@@ -54,6 +54,17 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
+  "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
+  "reserved.entity": "chaque entité a un membre de ce nom",
+  "reserved.attribute": "chaque attribut peut avoir un membre de ce nom",
+  "reserved.system": "le broker le renseigne lui-même",
+  "reserved.temporal": "chaque valeur temporelle a un membre de ce nom",
+  "reserved.notification": "les notifications portent un membre de ce nom",
+
+  "conflict.dataModelName": "Un espace de travail utilise déjà le nom de modèle de données « {value} ».",
+  "conflict.typeName": "L’espace de travail a déjà un type nommé « {value} ».",
+  "conflict.propertyName": "Le type a déjà une propriété nommée « {value} » à cet endroit.",
+  "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
 
   "idm.title": "Gestionnaire d’identités de développement d’Orrery",
   "idm.signIn": "Se connecter",

@@ -42,9 +42,21 @@ function codeOf(
         : undefined;
     case "invalid_format":
       return { code: "field.format", params: { format: String(format) } };
+    case "custom":
+      return reservedName(issue.params);
     default:
       return undefined;
   }
+}
+
+/** A name NGSI-LD keeps for itself (the model's custom issue says which and why). */
+function reservedName(params: unknown): { code: MessageCode; params: Params } | undefined {
+  const { reserved, because } = (params ?? {}) as { reserved?: unknown; because?: unknown };
+  if (typeof reserved !== "string" || typeof because !== "string") return undefined;
+  return {
+    code: "field.reserved",
+    params: { value: reserved, because: { code: `reserved.${because}` as MessageCode } },
+  };
 }
 
 /** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */

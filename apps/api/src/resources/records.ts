@@ -4,6 +4,7 @@ import type { Cipher } from "../cipher.ts";
 import { invalid, notFound, Problem, type FieldError } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
 import { records } from "../storage/schema.ts";
+import { uniquely } from "./unique-names.ts";
 
 type Data = Record<string, unknown>;
 type Row = typeof records.$inferSelect;
@@ -177,11 +178,14 @@ export class Records {
     };
     // Without references there is nothing to check or lock: the INSERT alone is atomic, and
     // BEGIN/COMMIT would triple the round trips of the create.
-    if (!referenceFields(kind).some((f) => data[f.name] !== undefined)) return insert(this.db);
-    return this.db.transaction(async (tx) => {
-      await this.checkReferences(tx, kind, data, workspaceId);
-      return insert(tx);
-    });
+    if (!referenceFields(kind).some((f) => data[f.name] !== undefined))
+      return uniquely(data, () => insert(this.db));
+    return uniquely(data, () =>
+      this.db.transaction(async (tx) => {
+        await this.checkReferences(tx, kind, data, workspaceId);
+        return insert(tx);
+      }),
+    );
   }
 
   /** The row of a new record: a fresh URN, secrets encrypted, version 1. */
@@ -205,7 +209,7 @@ export class Records {
       for (const input of inputs) {
         const row = this.newRow(kind, input, workspaceId);
         await this.checkReferences(tx, kind, row.data, workspaceId);
-        await tx.insert(records).values(row);
+        await uniquely(row.data, () => tx.insert(records).values(row));
         items.push(toItem(kind, row));
       }
       return items;
@@ -251,17 +255,19 @@ export class Records {
           data[f.name] = current.data[f.name];
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
-      const [row] = await tx
-        .update(records)
-        .set({
-          data,
-          secrets,
-          name: String(data.name ?? ""),
-          version: current.version + 1,
-          updatedAt: new Date(),
-        })
-        .where(eq(records.id, id))
-        .returning();
+      const [row] = await uniquely(data, () =>
+        tx
+          .update(records)
+          .set({
+            data,
+            secrets,
+            name: String(data.name ?? ""),
+            version: current.version + 1,
+            updatedAt: new Date(),
+          })
+          .where(eq(records.id, id))
+          .returning(),
+      );
       return { item: toItem(kind, row!), version: row!.version };
     });
   }

@@ -80,6 +80,35 @@ const migrations: Array<{ name: string; sql: string }> = [
       ALTER TABLE sessions ADD COLUMN permissions_checked_at timestamptz NOT NULL DEFAULT now()
     `,
   },
+  {
+    // Names that must be unique, held by the database itself so that concurrent creations cannot
+    // both win: a workspace's data model name, a type's name in its workspace, a property's name
+    // among its siblings (same type, same parent). Duplicates made before this migration would
+    // stop it: the later ones get a numbered suffix ("-2", "_2"), which their owners see and can
+    // rename (the data model could not be generated with them anyway).
+    name: "0005_unique_names",
+    sql: `
+      UPDATE records r SET data = jsonb_set(r.data, '{dataModelName}', to_jsonb(left(r.data->>'dataModelName', 45) || '-' || d.n))
+        FROM (SELECT id, row_number() OVER (PARTITION BY data->>'dataModelName' ORDER BY created_at, id) AS n
+              FROM records WHERE kind = 'workspaces') d
+        WHERE r.id = d.id AND d.n > 1;
+      UPDATE records r SET name = r.name || '_' || d.n, data = jsonb_set(r.data, '{name}', to_jsonb(r.name || '_' || d.n))
+        FROM (SELECT id, row_number() OVER (PARTITION BY workspace_id, name ORDER BY created_at, id) AS n
+              FROM records WHERE kind = 'types') d
+        WHERE r.id = d.id AND d.n > 1;
+      UPDATE records r SET name = r.name || '_' || d.n, data = jsonb_set(r.data, '{name}', to_jsonb(r.name || '_' || d.n))
+        FROM (SELECT id, row_number() OVER (
+                PARTITION BY workspace_id, data->>'hasType', coalesce(data->>'hasProperty', ''), name
+                ORDER BY created_at, id) AS n
+              FROM records WHERE kind = 'properties') d
+        WHERE r.id = d.id AND d.n > 1;
+      CREATE UNIQUE INDEX records_unique_data_model_name ON records ((data->>'dataModelName')) WHERE kind = 'workspaces';
+      CREATE UNIQUE INDEX records_unique_type_name ON records (workspace_id, name) WHERE kind = 'types';
+      CREATE UNIQUE INDEX records_unique_property_name
+        ON records (workspace_id, (data->>'hasType'), (coalesce(data->>'hasProperty', '')), name)
+        WHERE kind = 'properties'
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -12,8 +12,11 @@ export function fieldErrorText(
   switch (error.type) {
     case "server":
       return error.message;
-    case "custom":
-      return error.message === "is required" ? t("validation.required") : error.message;
+    case "custom": {
+      if (error.message === "is required") return t("validation.required");
+      const reserved = /^"(.+)" is reserved by NGSI-LD/.exec(error.message ?? "")?.[1];
+      return reserved ? t("validation.reserved", { name: reserved }) : error.message;
+    }
     case "invalid_format":
       return "format" in field && field.format ? t(`formats.${field.format}`) : t("validation.invalid");
     case "too_big":

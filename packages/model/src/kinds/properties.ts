@@ -1,5 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { description, ngsiName, reference } from "../fields.ts";
+import { attributeName, description, reference } from "../fields.ts";
 
 export const geoTypes = [
   "Point",
@@ -20,7 +20,7 @@ export const properties = defineKind({
   scope: "workspace",
   columns: ["ngsiLdType"],
   fields: [
-    ngsiName,
+    attributeName,
     description,
     { name: "url", input: "url" },
     reference("hasType", "types", { required: true }),

@@ -1,0 +1,42 @@
+import type { MessageCode } from "../messages/say.ts";
+import { fieldError, problem, type Problem } from "../problems.ts";
+
+/** The unique indexes of migration 0005: the field each one holds, and how its clash is told. */
+const clashes: Record<string, { field: string; code: MessageCode }> = {
+  records_unique_data_model_name: { field: "dataModelName", code: "conflict.dataModelName" },
+  records_unique_type_name: { field: "name", code: "conflict.typeName" },
+  records_unique_property_name: { field: "name", code: "conflict.propertyName" },
+};
+
+/** The error of a storage driver, bare or wrapped by the ORM: its SQLSTATE and message. */
+function storageError(err: unknown): { code?: string; message: string } {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const own = err as { code?: string; message?: string };
+  return own.code
+    ? { code: own.code, message: own.message ?? "" }
+    : { code: cause?.code, message: `${own.message} ${cause?.message ?? ""}` };
+}
+
+/**
+ * A 409 naming the clash when a write broke one of the unique names (two operators, or two
+ * requests, creating the same name at once); undefined for any other error.
+ */
+export function uniqueClash(err: unknown, data: Record<string, unknown>): Problem | undefined {
+  const { code, message } = storageError(err);
+  if (code !== "23505") return undefined;
+  const index = Object.keys(clashes).find((name) => message.includes(name));
+  if (!index) return problem(409, "conflict.unique");
+  const { field, code: messageCode } = clashes[index]!;
+  const value = String(data[field] ?? "");
+  const clash = fieldError(field, messageCode, { value });
+  return problem(409, messageCode, { value }, { errors: [clash] });
+}
+
+/** Runs a write, answering a broken unique name as a 409 that names it. */
+export async function uniquely<T>(data: Record<string, unknown>, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    throw uniqueClash(err, data) ?? err;
+  }
+}
