@@ -76,7 +76,7 @@ export const notFound = (what: string) => new Problem(404, "Not found", `${what}
 const typeBase = "https://orrery.dev/problems/";
 
 /** The problem+json body, in the reader's language where the problem's messages are catalogued. */
-function problemBody(problem: Problem, language: Language) {
+export function problemBody(problem: Problem, language: Language) {
   const errors = problem.extra.errors as FieldError[] | undefined;
   const localErrors = errors?.map((e) => (e.code ? { ...e, message: say(language, e.code, e.params) } : e));
   const said = problem.said;

@@ -9,16 +9,73 @@ export interface ProblemDetails {
   [k: string]: unknown;
 }
 
-/** A broker's failure, carrying its problem details (or the reason it could not be reached). */
+/** What a successful answer had to hold for the call to use it. */
+export type Expected =
+  | "entity"
+  | "entities"
+  | "types"
+  | "attributes"
+  | "subscription"
+  | "subscriptions"
+  | "ids"
+  | "batchResult"
+  | "updateResult"
+  | "nothing";
+
+/** What the broker sent instead. */
+export type Found = "empty" | "null" | "notJson" | "otherJson";
+
+/** Why a call failed on our side of the wire, for callers that say it in their own words. */
+export type Failure =
+  | { kind: "timeout" }
+  | { kind: "unreachable"; cause: string }
+  | { kind: "unusable"; expected: Expected; found: Found; answered: number }
+  | { kind: "unwritable"; cause: string };
+
+/** A broker's failure, carrying its problem details (or the reason it could not be reached or used). */
 export class NgsiLdError extends Error {
   constructor(
     readonly status: number,
     readonly problem: ProblemDetails,
     readonly broker: string,
+    readonly failure?: Failure,
   ) {
     super(`${broker}: ${problem.title ?? "error"}${problem.detail ? ` (${problem.detail})` : ""}`);
   }
 }
+
+const isRecord = (b: unknown): b is Record<string, unknown> =>
+  typeof b === "object" && b !== null && !Array.isArray(b);
+const isEntity = (b: unknown): boolean =>
+  isRecord(b) &&
+  typeof b.id === "string" &&
+  (typeof b.type === "string" || (Array.isArray(b.type) && b.type.every((t) => typeof t === "string")));
+const listOf = (ok: (item: unknown) => boolean) => (b: unknown) => Array.isArray(b) && b.every(ok);
+const isNamedList = (b: unknown) => Array.isArray(b) || isRecord(b);
+
+/** The shape each expected answer must have (ETSI GS CIM 009 5.2); a body that is absent passes only for "nothing". */
+const shapes: Record<Expected, (body: unknown) => boolean> = {
+  entity: isEntity,
+  entities: listOf(isEntity),
+  types: isNamedList,
+  attributes: isNamedList,
+  subscription: (b) => isRecord(b) && typeof b.id === "string",
+  subscriptions: listOf((b) => isRecord(b) && typeof b.id === "string"),
+  ids: (b) => b === undefined || listOf((i) => typeof i === "string")(b),
+  batchResult: (b) => isRecord(b) && (b.success === undefined || Array.isArray(b.success)),
+  updateResult: isRecord,
+  nothing: () => true,
+};
+
+const foundWords: Record<Found, string> = {
+  empty: "an empty body",
+  null: "null",
+  notJson: "a body that is not JSON",
+  otherJson: "JSON of another shape",
+};
+
+const foundOf = (body: unknown): Found =>
+  body === undefined ? "empty" : body === null ? "null" : "otherJson";
 
 export interface ClientOptions {
   /** scheme://host:port[/path] of the broker; the API lives under /ngsi-ld/v1. */
@@ -118,8 +175,8 @@ interface Call {
   body?: unknown;
   /** entity: /entities and /entityOperations (extraHeaders); temporal: the temporal base and bearer. */
   kind?: "entity" | "temporal" | "other";
-  /** Statuses that are answers, not errors (besides 2xx). */
-  expect?: number[];
+  /** What a 2xx answer must hold, by its status (default: anything that is JSON, or nothing). */
+  answer?: Expected | ((status: number) => Expected);
 }
 
 interface Answer<T> {
@@ -192,7 +249,16 @@ export class NgsiLdClient {
       const items = Array.isArray(c.body) ? c.body : [c.body];
       ldBody = items.some((i) => typeof i === "object" && i !== null && "@context" in i);
       headers["content-type"] = ldBody ? "application/ld+json" : "application/json";
-      payload = JSON.stringify(c.body);
+      try {
+        payload = JSON.stringify(c.body);
+      } catch (err) {
+        // Nesting deep enough to overflow the stack, a cycle, a BigInt: nothing is sent.
+        const cause = (err as Error).message;
+        throw new NgsiLdError(400, { title: `The body cannot be written as JSON: ${cause}` }, this.label, {
+          kind: "unwritable",
+          cause,
+        });
+      }
     }
     if (o.context && !ldBody) headers.link = `<${o.context}>; ${linkRel}`;
 
@@ -204,23 +270,50 @@ export class NgsiLdClient {
       text = await response.text();
     } catch (err) {
       const e = err as Error;
-      const reason =
-        e.name === "TimeoutError" || e.name === "AbortError"
-          ? "did not answer in time"
-          : `could not be reached (${(e as { cause?: Error }).cause?.message ?? e.message})`;
-      throw new NgsiLdError(504, { title: `The context broker ${this.label} ${reason}` }, this.label);
+      if (e.name === "TimeoutError" || e.name === "AbortError")
+        throw new NgsiLdError(
+          504,
+          { title: `The context broker ${this.label} did not answer in time` },
+          this.label,
+          { kind: "timeout" },
+        );
+      const cause = (e as { cause?: Error }).cause?.message ?? e.message;
+      throw new NgsiLdError(
+        504,
+        { title: `The context broker ${this.label} could not be reached (${cause})` },
+        this.label,
+        { kind: "unreachable", cause },
+      );
     }
     let body: unknown;
+    let json = true;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
-      body = { title: text.slice(0, 300) };
+      json = false;
     }
-    if (!response.ok && !c.expect?.includes(response.status)) {
-      const problem: ProblemDetails =
-        typeof body === "object" && body !== null && !Array.isArray(body)
-          ? (body as ProblemDetails)
-          : { title: `${response.status} ${response.statusText}`.trim() };
+    if (response.ok) {
+      // A gateway's HTML page, an empty or null body where data was due: nothing to build on.
+      const expected = typeof c.answer === "function" ? c.answer(response.status) : (c.answer ?? "nothing");
+      const found: Found | undefined = !json ? "notJson" : shapes[expected](body) ? undefined : foundOf(body);
+      if (found)
+        throw new NgsiLdError(
+          502,
+          {
+            title: `The context broker ${this.label} answered ${response.status} with ${foundWords[found]} where ${expected === "nothing" ? "JSON or nothing" : expected} was expected`,
+            ...(json ? {} : { detail: text.slice(0, 300) }),
+          },
+          this.label,
+          { kind: "unusable", expected, found, answered: response.status },
+        );
+    }
+    if (!response.ok) {
+      const problem: ProblemDetails = isRecord(body)
+        ? (body as ProblemDetails)
+        : {
+            title: `${response.status} ${response.statusText}`.trim(),
+            ...(json ? {} : { detail: text.slice(0, 300) }),
+          };
       if (problem.title === undefined) problem.title = `${response.status} ${response.statusText}`.trim();
       throw new NgsiLdError(response.status, problem, this.label);
     }
@@ -262,7 +355,7 @@ export class NgsiLdClient {
   async types(): Promise<Array<{ id: string; typeName: string; attributeNames: string[] }>> {
     const { body } = await this.call<
       Array<{ id: string; typeName: string; attributeNames?: string[] }> | { typeList?: string[] }
-    >({ path: "/types", query: { details: true } });
+    >({ path: "/types", query: { details: true }, answer: "types" });
     if (body && !Array.isArray(body))
       return (body.typeList ?? []).map((t) => ({ id: t, typeName: t, attributeNames: [] }));
     return (body ?? []).map((t) => ({ ...t, attributeNames: t.attributeNames ?? [] }));
@@ -275,7 +368,7 @@ export class NgsiLdClient {
     const { body } = await this.call<
       | Array<{ id: string; attributeName: string; attributeCount?: number; typeNames?: string[] }>
       | { attributeList?: string[] }
-    >({ path: "/attributes", query: { details: true } });
+    >({ path: "/attributes", query: { details: true }, answer: "attributes" });
     // A broker that ignores details answers an AttributeList (notes §1.7).
     if (body && !Array.isArray(body))
       return (body.attributeList ?? []).map((a) => ({ id: a, attributeName: a }));
@@ -296,6 +389,7 @@ export class NgsiLdClient {
     const { body, headers } = await this.call<Entity[]>({
       path: "/entities",
       kind: "entity",
+      answer: "entities",
       query: {
         ...this.entityParams(q),
         limit: q.limit !== undefined ? this.cap(q.limit) : undefined,
@@ -337,6 +431,7 @@ export class NgsiLdClient {
     const { body } = await this.call<Entity>({
       path: `/entities/${seg(id)}`,
       kind: "entity",
+      answer: "entity",
       query: { attrs: opts.attrs?.join(","), type: opts.type, options: opts.options },
     });
     return body;
@@ -385,6 +480,7 @@ export class NgsiLdClient {
       method: "POST",
       path: `/entities/${seg(id)}/attrs`,
       kind: "entity",
+      answer: (status) => (status === 207 ? "updateResult" : "nothing"),
       query: { options: opts.noOverwrite ? "noOverwrite" : undefined },
       body: attrs,
     });
@@ -455,6 +551,8 @@ export class NgsiLdClient {
         method: "POST",
         path: `/entityOperations/${operation}`,
         kind: "entity",
+        // 201 lists the created ids (an upsert's may be empty), 204 has no body, 207 is a BatchOperationResult.
+        answer: (status) => (status === 207 ? "batchResult" : "ids"),
         query,
         body: chunk,
       });
@@ -513,6 +611,7 @@ export class NgsiLdClient {
       const limit = Math.min(this.pageSize, max - out.length);
       const { body } = await this.call<Subscription[]>({
         path: "/subscriptions",
+        answer: "subscriptions",
         query: { limit, offset: out.length },
       });
       const page = Array.isArray(body) ? body : [];
@@ -524,7 +623,8 @@ export class NgsiLdClient {
 
   /** GET /subscriptions/{id}. */
   async getSubscription(id: string): Promise<Subscription> {
-    return (await this.call<Subscription>({ path: `/subscriptions/${seg(id)}` })).body;
+    return (await this.call<Subscription>({ path: `/subscriptions/${seg(id)}`, answer: "subscription" }))
+      .body;
   }
 
   /** POST /subscriptions; the new id comes from Location (or the body, or the subscription itself). */
@@ -579,6 +679,7 @@ export class NgsiLdClient {
     const { body, headers } = await this.call<Entity>({
       path: `/temporal/entities/${seg(id)}`,
       kind: "temporal",
+      answer: "entity",
       query: { attrs: q.attrs?.join(","), ...this.temporalParams(q) },
     });
     const contentRange = parseContentRange(headers.get("content-range"));
@@ -608,6 +709,7 @@ export class NgsiLdClient {
         const { body, headers } = await this.call<Entity[]>({
           path: "/temporal/entities",
           kind: "temporal",
+          answer: "entities",
           query: { ...params, pageSize, pageAnchor: anchor },
         });
         const page = Array.isArray(body) ? body : [];
@@ -623,6 +725,7 @@ export class NgsiLdClient {
       const { body } = await this.call<Entity[]>({
         path: "/temporal/entities",
         kind: "temporal",
+        answer: "entities",
         query: { ...base, limit, offset },
       });
       const page = Array.isArray(body) ? body : [];

@@ -5,9 +5,9 @@ import {
   services,
   temporalServices,
 } from "@orrery/model";
-import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
+import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { Problem } from "../problems.ts";
+import { Problem, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
@@ -176,21 +176,43 @@ export async function temporalBroker(
   });
 }
 
+/** What the broker sent instead of what was due, and what was due, as catalogued words. */
+const unusable = (failure: Extract<Failure, { kind: "unusable" }>) => ({
+  found: { code: `broker.found.${failure.found}` as const },
+  expected: { code: `broker.expected.${failure.expected}` as const },
+});
+
 /**
  * A broker's failure as an API problem: the user's own mistakes keep their status (400 bad data,
- * 404 unknown entity, 409 already exists); anything else is the broker's fault, 502. The broker's
- * problem details travel along.
+ * 404 unknown entity, 409 already exists); a broker that cannot be reached, answers too late or
+ * answers something unusable (an HTML page, an empty body where an entity was due) is 502 or 504,
+ * naming the broker. The broker's problem details travel along.
  */
 export function brokerProblem(err: unknown): unknown {
   if (!(err instanceof NgsiLdError)) return err;
-  const status = [400, 404, 409].includes(err.status) ? err.status : 502;
-  const title =
-    status === 502
-      ? "The context broker failed"
-      : status === 404
-        ? "Not found"
-        : "The context broker refused";
-  return new Problem(status, title, err.message, { brokerStatus: err.status, brokerProblem: err.problem });
+  const extra = { brokerStatus: err.status, brokerProblem: err.problem };
+  const broker = err.broker;
+  const reason = [err.problem.title, err.problem.detail].filter(Boolean).join(": ");
+  const failure = err.failure;
+  switch (failure?.kind) {
+    case "timeout":
+      return problem(504, "broker.timeout", { broker }, extra);
+    case "unreachable":
+      return problem(502, "broker.unreachable", { broker, cause: failure.cause }, extra);
+    case "unusable":
+      return problem(
+        502,
+        "broker.unusable",
+        { broker, answered: failure.answered, ...unusable(failure) },
+        extra,
+      );
+    case "unwritable":
+      return problem(400, "broker.unwritable", { cause: failure.cause }, extra);
+  }
+  if (err.status === 404) return problem(404, "broker.notFound", { broker, reason }, extra);
+  if (err.status === 400 || err.status === 409 || err.status === 207)
+    return problem(err.status === 207 ? 400 : err.status, "broker.refused", { broker, reason }, extra);
+  return problem(502, "broker.failed", { broker, reason }, extra);
 }
 
 /**

@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { entityToRow } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { invalid } from "../problems.ts";
+import { languageOf } from "../messages/say.ts";
+import { invalid, Problem, problem, problemBody } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { brokerProblem, viaBroker } from "./broker-access.ts";
 import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
@@ -74,9 +75,14 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       run((done, total) => line({ progress: { done, total } }))
         .then((result) => line({ report: result }))
         .catch((err: unknown) => {
-          const problem = brokerProblem(err) as { status?: number; title?: string; detail?: string };
+          const failure = brokerProblem(err);
           request.log.warn({ err }, "entity import failed");
-          line({ error: { status: problem.status ?? 500, title: problem.title, detail: problem.detail } });
+          const said = failure instanceof Problem ? failure : problem(500, "server.failed");
+          const { status, title, detail, code } = problemBody(
+            said,
+            languageOf(request.headers["accept-language"]),
+          );
+          line({ error: { status, title, detail, code } });
         })
         .finally(() => stream.end());
       // The 200 schema documents the plain answer; the NDJSON stream carries the same report last.

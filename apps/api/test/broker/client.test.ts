@@ -430,6 +430,25 @@ describe("unreachable broker", () => {
     );
     expect(e.status).toBe(504);
     expect(e.problem.title).toMatch(/^The context broker Nowhere could not be reached/);
+    expect(e.failure).toMatchObject({ kind: "unreachable" });
+  });
+
+  it("a body nested too deep to be written as JSON is NgsiLdError 400, and nothing is sent", async () => {
+    let calls = 0;
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 100_000; i++) at = at.x = {} as Record<string, unknown>;
+    const e = await errorOf(
+      clientOf({
+        fetch: (() => {
+          calls++;
+          throw new Error("must not be called");
+        }) as typeof fetch,
+      }).createEntity({ id: uid(), type: "Building", deep: { type: "Property", value: deep } }),
+    );
+    expect(e.status).toBe(400);
+    expect(e.failure).toMatchObject({ kind: "unwritable" });
+    expect(calls).toBe(0);
   });
 });
 
