@@ -71,6 +71,35 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
     ).toBe("rotated-secret");
   });
 
+  it("takes a record back as it was read (secrets as { set: true } or null): the stored secrets stay", async () => {
+    const { identityManagerGrants } = await import("@orrery/model");
+    const created = (
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+    ).body;
+    const read = (await api("GET", `/api/identity-manager-grants/${created.id}`)).body;
+    const unchanged = await api("PUT", `/api/identity-manager-grants/${created.id}`, read);
+    expect(unchanged.status, JSON.stringify(unchanged.body)).toBe(200);
+    expect(unchanged.body).toEqual(read);
+    const nulls = await api("PUT", `/api/identity-manager-grants/${created.id}`, {
+      ...read,
+      clientSecret: null,
+      password: null,
+    });
+    expect(nulls.status).toBe(200);
+    expect(await t.records.secret(identityManagerGrants, created.id, "clientSecret")).toBe("s3cr3t-client");
+    expect(await t.records.secret(identityManagerGrants, created.id, "password")).toBe(
+      samplePayload("identity-manager-grants", none).password,
+    );
+    // A client that copies a record it read into a new one must still give the secrets.
+    const { id: _id, ...copy } = read;
+    const copied = await api("POST", "/api/identity-manager-grants", copy);
+    expect(copied.status).toBe(400);
+    expect(copied.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "clientSecret",
+      "password",
+    ]);
+  });
+
   it("drops the password when the grant type leaves password, and then needs it again", async () => {
     const created = (
       await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))

@@ -113,6 +113,30 @@ describe(`types and properties (${driver})`, () => {
     expect(clash.body.errors[0].message).toContain("https://schema.org/name");
   });
 
+  it("say the workspace they belong to (hasWorkspace), and take it back only when it is the path's", async () => {
+    const a = (await newWorkspace()).workspace;
+    const b = (await newWorkspace()).workspace;
+    const base = `/api/workspace/${a.id}`;
+    const type = await api("POST", `${base}/types`, { name: "Sensor", hasWorkspace: a.id });
+    expect(type.status, JSON.stringify(type.body)).toBe(201);
+    expect(type.body.hasWorkspace).toBe(a.id);
+    const read = (await api("GET", `${base}/types/${type.body.id}`)).body;
+    expect(read.hasWorkspace).toBe(a.id);
+    expect((await api("GET", `${base}/types`)).body).toEqual([read]);
+    const prop = (await api("POST", `${base}/properties`, property(type.body.id))).body;
+    expect(prop.hasWorkspace).toBe(a.id);
+    // A standard REST client: GET, change one field, PUT the whole record back.
+    const renamed = await api("PUT", `${base}/types/${type.body.id}`, { ...read, description: "Air sensor" });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toEqual({ ...read, description: "Air sensor" });
+    const elsewhere = await api("POST", `${base}/types`, { name: "Other", hasWorkspace: b.id });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.errors).toEqual([
+      expect.objectContaining({ path: "hasWorkspace", code: "field.otherWorkspace" }),
+    ]);
+    expect((await api("GET", `/api/workspace/${b.id}/types`)).body).toEqual([]);
+  });
+
   it("refer only to types and properties of their own workspace", async () => {
     const a = (await newWorkspace()).workspace;
     const b = (await newWorkspace()).workspace;

@@ -8,17 +8,26 @@ function isEmpty(value: unknown): boolean {
   return typeof value === "object" && Object.keys(value as object).length === 0;
 }
 
+/** A secret as it is read (`{ "set": true }`): sent back unchanged, it means "keep the stored one". */
+const isSecretAsRead = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.keys(value).length === 1 &&
+  typeof (value as { set?: unknown }).set === "boolean";
+
 /**
  * Applies the spec's clearing rules (section 4) as the definition states them: a field whose `when`
  * no longer holds is removed, an applicable field that is absent takes its default, and empty values
- * (description, path, an emptied header map) are dropped. The form and the API both call this.
+ * (description, path, an emptied header map) are dropped. A secret sent back as it was read, or as
+ * null, is dropped too, so that an update keeps the stored one. The form and the API both call this.
  */
 export function normalize(kind: KindDefinition, input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
   const out: Record_ = { ...(input as Record_) };
   delete out.id;
   for (const field of kind.fields) {
-    if (field.readOnly || isEmpty(out[field.name])) delete out[field.name];
+    if (field.readOnly || isEmpty(out[field.name]) || (field.secret && isSecretAsRead(out[field.name])))
+      delete out[field.name];
     if (!whenHolds(field.when, out)) delete out[field.name];
     else if (out[field.name] === undefined && field.default !== undefined) out[field.name] = field.default;
   }

@@ -73,6 +73,8 @@ function valueSchema(field: Field): z.ZodType {
 export function writeSchema(kind: KindDefinition, mode: Mode) {
   const shape: Record<string, z.ZodType> = {};
   for (const field of kind.fields) if (!field.readOnly) shape[field.name] = valueSchema(field).optional();
+  // The workspace a record belongs to is its path's; a client may send it back as it read it.
+  if (kind.scope === "workspace") shape.hasWorkspace = urn.optional();
   const object = z.strictObject(shape).superRefine((data, ctx) => {
     for (const field of missingRequired(kind, data, mode)) {
       ctx.addIssue({ code: "custom", path: [field.name], message: "is required" });
@@ -87,5 +89,6 @@ export function readSchema(kind: KindDefinition) {
   for (const field of kind.fields) {
     shape[field.name] = (field.secret ? z.object({ set: z.boolean() }) : valueSchema(field)).optional();
   }
+  if (kind.scope === "workspace") shape.hasWorkspace = z.string().optional();
   return z.object(shape);
 }

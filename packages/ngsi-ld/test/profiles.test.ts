@@ -335,11 +335,11 @@ describe("entity operations", () => {
     expect((error as Error).message).toBe("Broker orrery: Entity not found (urn:ngsi-ld:Building:9)");
   });
 
-  it("keeps a status and a title when the error body is not problem details", async () => {
+  it("keeps a status and a title when the error body is not problem details (the page is the detail)", async () => {
     fake.answer(() => ({ status: 502, body: "<html>Bad gateway</html>" }));
     await expect(c().deleteEntity("urn:ngsi-ld:Building:1")).rejects.toMatchObject({
       status: 502,
-      problem: { title: "<html>Bad gateway</html>" },
+      problem: { title: "502 Bad Gateway", detail: "<html>Bad gateway</html>" },
     });
     fake.answer(() => ({ status: 503 }));
     await expect(c().deleteEntity("urn:ngsi-ld:Building:1")).rejects.toMatchObject({

@@ -81,6 +81,7 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
+  "field.otherWorkspace": "must be the workspace of the path, {workspace}",
   "field.reserved": '"{value}" is reserved by NGSI-LD: {because}',
   "reserved.entity": "every entity has a member of that name",
   "reserved.attribute": "every attribute may have a member of that name",

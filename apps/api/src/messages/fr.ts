@@ -77,6 +77,7 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
+  "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
   "reserved.entity": "chaque entité a un membre de ce nom",
   "reserved.attribute": "chaque attribut peut avoir un membre de ce nom",

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { KindDefinition } from "@orrery/model";
 import { readSchema, writeSchema } from "@orrery/model/schema";
+import { fieldError, invalid } from "../problems.ts";
 import { etagOf, type Records } from "./records.ts";
 
 const problem = z.object({
@@ -35,8 +36,15 @@ export function registerKindRoutes(
   records: Records,
   hooks: KindHooks = {},
 ): void {
-  const prepare = (input: unknown, at: At) =>
-    hooks.prepare ? hooks.prepare({ ...(input as Data) }, at) : (input as Data);
+  const prepare = (input: unknown, at: At) => {
+    // `hasWorkspace` as read is accepted back when it is the path's workspace; the path decides.
+    const { hasWorkspace, ...data } = input as Data;
+    if (hasWorkspace !== undefined && hasWorkspace !== at.workspaceId)
+      throw invalid([
+        fieldError("hasWorkspace", "field.otherWorkspace", { workspace: at.workspaceId ?? "" }),
+      ]);
+    return hooks.prepare ? hooks.prepare(data, at) : data;
+  };
   const changed = (at: At) => hooks.changed?.(at);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const workspaced = kind.scope === "workspace";

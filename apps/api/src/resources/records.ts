@@ -15,8 +15,14 @@ export interface Item {
   [field: string]: unknown;
 }
 
-/** A record as the API shows it: its data, with `{ set }` in place of each secret that applies. */
-export function toItem(kind: KindDefinition, row: Pick<Row, "id" | "data" | "secrets">): Item {
+/**
+ * A record as the API shows it: its data, with `{ set }` in place of each secret that applies, and
+ * the workspace it belongs to (`hasWorkspace`) for the kinds that live in one.
+ */
+export function toItem(
+  kind: KindDefinition,
+  row: Pick<Row, "id" | "data" | "secrets"> & { workspaceId?: string },
+): Item {
   const item: Item = { id: row.id };
   for (const field of kind.fields) {
     if (field.secret) {
@@ -25,6 +31,7 @@ export function toItem(kind: KindDefinition, row: Pick<Row, "id" | "data" | "sec
       item[field.name] = row.data[field.name];
     }
   }
+  if (kind.scope === "workspace" && row.workspaceId) item.hasWorkspace = row.workspaceId;
   return item;
 }
 
@@ -58,7 +65,14 @@ export class Records {
       .from(records)
       .where(this.scope(kind, workspaceId))
       .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
-    return rows.map((row) => toItem(kind, { id: row.id, data: row.data, secrets: row.secrets ?? {} }));
+    return rows.map((row) =>
+      toItem(kind, {
+        id: row.id,
+        data: row.data,
+        secrets: row.secrets ?? {},
+        workspaceId: workspaceId ?? "",
+      }),
+    );
   }
 
   /**
@@ -69,7 +83,12 @@ export class Records {
   async listJson(kind: KindDefinition, workspaceId?: string): Promise<string> {
     if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId));
     const rows = await this.db
-      .select({ item: sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data})::text` })
+      .select({
+        item:
+          kind.scope === "workspace"
+            ? sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data} || jsonb_build_object('hasWorkspace', ${records.workspaceId}))::text`
+            : sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data})::text`,
+      })
       .from(records)
       .where(this.scope(kind, workspaceId))
       .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
