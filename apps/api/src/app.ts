@@ -28,6 +28,8 @@ import { registerAuthorizationRegistryProxies } from "./proxies/authorization-re
 import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
 import { frameworkError, registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
+import { dataServiceHooks } from "./data-services/rules.ts";
+import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { Records } from "./resources/records.ts";
 import type { Storage } from "./storage/database.ts";
 
@@ -69,7 +71,8 @@ export async function buildApp(
     },
     requestIdHeader: "x-request-id",
     bodyLimit: 5 * 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // NGSI-LD ids are URIs of any length: a route parameter up to 2,000 characters (Fastify stops at 100).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2_000 },
     frameworkErrors: frameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -127,10 +130,11 @@ export async function buildApp(
     trustModule: config.trustModule,
   }));
 
-  const hooks = workspaceHooks(records);
+  const hooks = { ...workspaceHooks(records), ...dataServiceHooks(records) };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
+  registerDataServiceLinkRoutes(app, records);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);

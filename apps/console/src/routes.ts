@@ -37,6 +37,8 @@ export interface Placement {
   view?: string;
   /** Reference fields set from a route param and not shown in the form: `hasType` from `typeId`. */
   fromRoute?: Record<string, string>;
+  /** When the list sits in the parent's show page: whether this parent has it (a data service's offerings). */
+  shownIn?: (parent: Record<string, unknown>) => boolean;
 }
 
 const placements: Record<string, Placement> = {
@@ -48,6 +50,30 @@ const placements: Record<string, Placement> = {
     parent: "types",
     index: false,
     fromRoute: { hasType: "typeId" },
+  },
+  "data-services": {
+    base: "/workspace/:workspaceId/data-services",
+    param: "dataServiceId",
+    parent: "workspaces",
+    index: true,
+  },
+  // The offerings card shows only on a demand or offer service (spec section 2, Data services).
+  "data-service-offers": {
+    base: "/workspace/:workspaceId/data-services/:dataServiceId/offers",
+    param: "dataServiceOfferId",
+    parent: "data-services",
+    index: false,
+    fromRoute: { hasDataService: "dataServiceId" },
+    shownIn: (service) => service.isDemand === true || service.isOffer === true,
+  },
+  roles: { base: "/workspace/:workspaceId/roles", param: "roleId", parent: "workspaces", index: true },
+  // Accesses are reached through their role (breadcrumbs through roles.index and roles.show).
+  "data-service-accesses": {
+    base: "/workspace/:workspaceId/roles/:roleId/data-service-accesses",
+    param: "dataServiceAccessId",
+    parent: "roles",
+    index: false,
+    fromRoute: { hasRole: "roleId" },
   },
 };
 

@@ -74,6 +74,7 @@ describe("translation catalogues", () => {
       /^operations\./,
       /^validation\./,
       /^formats\./,
+      /^dataServices\.direction\./,
     ];
     const unused = enKeys.filter(
       (k) => !used.has(k) && !dynamic.some((re) => re.test(k)) && !code.includes(`"${k}"`),

@@ -31,7 +31,11 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     dataDir: resolve(options.dataDir ?? "./data-broker"),
     databaseUrl: options.databaseUrl || undefined,
   });
-  const app = Fastify({ logger: { level: options.logLevel ?? "info" } });
+  const app = Fastify({
+    logger: { level: options.logLevel ?? "info" },
+    // Entity and subscription ids are URIs of any length (Fastify stops parameters at 100 characters).
+    routerOptions: { maxParamLength: 2_000 },
+  });
   try {
     await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", ...options.broker, db: storage.db });
     await app.listen({ port: options.port ?? 1026, host: options.host ?? "127.0.0.1" });

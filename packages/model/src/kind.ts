@@ -26,9 +26,13 @@ export type FieldInput =
   | { input: "boolean" }
   | { input: "enum"; options: readonly string[] }
   /** The id of a record of another kind. */
-  | { input: "reference"; kind: string }
+  | { input: "reference"; kind: string; within?: Within }
   /** A list of ids of records of another kind. */
-  | { input: "references"; kind: string }
+  | { input: "references"; kind: string; within?: Within }
+  /** A moment, as whole seconds since the epoch (entered as a date and time). */
+  | { input: "instant" }
+  /** Any JSON, shown as an expandable tree (set by the server: a delegation evidence). */
+  | { input: "json" }
   /** An absolute http(s) URL. */
   | { input: "url" }
   /** User-supplied SVG markup, sanitised by the server before it is stored. */
@@ -39,6 +43,15 @@ export type FieldInput =
   | { input: "headers" }
   /** A fixed number of single-line strings (iSHARE certificate chain). */
   | { input: "lines"; count: number; pattern?: RegExp; format?: Format };
+
+/**
+ * The records a reference may name are those whose `via` field equals this record's `field`: the
+ * offered properties of a data service are those of its entity type (`{ field: "hasEntityType", via: "hasType" }`).
+ */
+export interface Within {
+  field: string;
+  via: string;
+}
 
 /** Named formats: the API answers their English message, the console translates `formats.<name>`. */
 export const formatMessages = {
@@ -65,6 +78,11 @@ export type Field = FieldInput & {
   createOnly?: boolean;
   /** Set by the server only (dataModelVersion, dataModelUpToDate): shown, never accepted from a client. */
   readOnly?: boolean;
+  /**
+   * Required in the console's form, optional for the API, and kept by an update that leaves it out:
+   * the links of a data service, which older clients make one call at a time through their own routes.
+   */
+  linked?: boolean;
 };
 
 export interface KindDefinition {

@@ -36,11 +36,19 @@ export function normalize(kind: KindDefinition, input: unknown): unknown {
 
 export type Mode = "create" | "update";
 
-/** The fields that apply to this payload and are required but missing. */
-export function missingRequired(kind: KindDefinition, data: Record_, mode: Mode): Field[] {
+/** The fields that apply to this payload and are required but missing (`linked` ones in the console's form). */
+export function missingRequired(
+  kind: KindDefinition,
+  data: Record_,
+  mode: Mode,
+  audience: "api" | "form" = "api",
+): Field[] {
   return kind.fields.filter(
     (f) =>
-      f.required && whenHolds(f.when, data) && data[f.name] === undefined && !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
+      (f.required || (f.linked && audience === "form")) &&
+      whenHolds(f.when, data) &&
+      data[f.name] === undefined &&
+      !(f.secret && mode === "update"), // an update that omits a secret keeps the stored one
   );
 }
 

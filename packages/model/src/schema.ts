@@ -49,6 +49,10 @@ function valueSchema(field: Field): z.ZodType {
       return z.string().max(field.maxLength ?? 100_000);
     case "point":
       return z.tuple([z.number(), z.number()]);
+    case "instant":
+      return z.number().int().min(0).max(253_402_300_799); // up to 9999-12-31T23:59:59Z
+    case "json":
+      return z.unknown();
     case "headers":
       return z.record(
         z.string().regex(headerName, "header names are letters, digits and -"),
@@ -69,14 +73,17 @@ function valueSchema(field: Field): z.ZodType {
   }
 }
 
-/** Write shape of a kind: what POST and PUT accept, after normalisation. */
-export function writeSchema(kind: KindDefinition, mode: Mode) {
+/**
+ * Write shape of a kind: what POST and PUT accept, after normalisation. The console's form (`form`)
+ * also requires the `linked` fields, which the API lets older clients write through their own routes.
+ */
+export function writeSchema(kind: KindDefinition, mode: Mode, audience: "api" | "form" = "api") {
   const shape: Record<string, z.ZodType> = {};
   for (const field of kind.fields) if (!field.readOnly) shape[field.name] = valueSchema(field).optional();
   // The workspace a record belongs to is its path's; a client may send it back as it read it.
   if (kind.scope === "workspace") shape.hasWorkspace = urn.optional();
   const object = z.strictObject(shape).superRefine((data, ctx) => {
-    for (const field of missingRequired(kind, data, mode)) {
+    for (const field of missingRequired(kind, data, mode, audience)) {
       ctx.addIssue({ code: "custom", path: [field.name], message: "is required" });
     }
   });

@@ -77,6 +77,11 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
+  "field.unknownReference": "désigne un enregistrement de {kind} qui n’existe pas",
+  "field.unknownReferenceHere":
+    "désigne un enregistrement de {kind} qui n’existe pas dans cet espace de travail",
+  "field.outsideOf": "désigne un enregistrement de {kind} qui n’appartient pas au {field} choisi",
+  "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
   "reserved.entity": "chaque entité a un membre de ce nom",
@@ -85,6 +90,8 @@ export const fr: Record<MessageCode, string> = {
   "reserved.temporal": "chaque valeur temporelle a un membre de ce nom",
   "reserved.notification": "les notifications portent un membre de ce nom",
 
+  "link.notFound": "Il n’y a pas de lien {id} dans cet espace de travail.",
+  "link.exists": "Le service de données a déjà ce lien : {id}.",
   "conflict.dataModelName": "Un espace de travail utilise déjà le nom de modèle de données « {value} ».",
   "conflict.typeName": "L’espace de travail a déjà un type nommé « {value} ».",
   "conflict.propertyName": "Le type a déjà une propriété nommée « {value} » à cet endroit.",

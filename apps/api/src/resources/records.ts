@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { missingRequired, newId, referenceFields, whenHolds, type KindDefinition } from "@orrery/model";
 import type { Cipher } from "../cipher.ts";
-import { invalid, notFound, Problem, type FieldError } from "../problems.ts";
+import { fieldError, invalid, notFound, Problem, type FieldError } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
 import { records } from "../storage/schema.ts";
 import { uniquely } from "./unique-names.ts";
@@ -268,9 +268,10 @@ export class Records {
         .map((f) => ({ path: f.name, message: "cannot be changed after creation" }));
       if (changed.length) throw invalid(changed);
       const { data, secrets } = this.split(kind, input, current.secrets);
-      // Fields only the server sets (dataModelVersion, positionInChart, ...) survive a client's update.
+      // Fields only the server sets (dataModelVersion, positionInChart, ...) survive a client's update,
+      // and so do links an update leaves out (a data service's, for clients that link call by call).
       for (const f of kind.fields) {
-        if (f.readOnly && data[f.name] === undefined && current.data[f.name] !== undefined)
+        if ((f.readOnly || f.linked) && data[f.name] === undefined && current.data[f.name] !== undefined)
           data[f.name] = current.data[f.name];
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
@@ -351,21 +352,26 @@ export class Records {
     );
     if (!wanted.length) return;
     const found = await tx
-      .select({ id: records.id, kind: records.kind, workspaceId: records.workspaceId })
+      .select({ id: records.id, kind: records.kind, workspaceId: records.workspaceId, data: records.data })
       .from(records)
       .where(inArray(records.id, [...new Set(wanted.map((w) => w.id))]))
       .for("share");
     const scopeOf = (target: string) =>
       this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? workspaceId : "";
-    const errors: FieldError[] = wanted
-      .filter(
-        ({ f, id }) =>
-          !found.some((r) => r.id === id && r.kind === f.kind && r.workspaceId === scopeOf(f.kind)),
-      )
-      .map(({ f, i }) => ({
-        path: f.input === "references" ? `${f.name}.${i}` : f.name,
-        message: `refers to a record of ${f.kind} that does not exist${scopeOf(f.kind) ? " in this workspace" : ""}`,
-      }));
+    const errors: FieldError[] = wanted.flatMap(({ f, id, i }) => {
+      const path = f.input === "references" ? `${f.name}.${i}` : f.name;
+      const target = found.find((r) => r.id === id && r.kind === f.kind && r.workspaceId === scopeOf(f.kind));
+      if (!target)
+        return [
+          fieldError(path, scopeOf(f.kind) ? "field.unknownReferenceHere" : "field.unknownReference", {
+            kind: f.kind,
+          }),
+        ];
+      // A property offered by a data service must be one of its entity type's.
+      if (f.within && target.data[f.within.via] !== data[f.within.field])
+        return [fieldError(path, "field.outsideOf", { kind: f.kind, field: f.within.field })];
+      return [];
+    });
     if (errors.length) throw invalid(errors);
   }
 

@@ -14,6 +14,20 @@ const building = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe(`entities through the API, on the embedded broker over HTTP (${driver})`, () => {
+  it("reads, edits and deletes an entity whose id is longer than 100 characters, through the API and the broker", async () => {
+    const id = `urn:ngsi-ld:Building:${"campus-north-wing-".repeat(12)}1`;
+    expect(id.length).toBeGreaterThan(200);
+    const path = `${ctx.path}/entities/${encodeURIComponent(id)}`;
+    expect((await ctx.api("POST", `${ctx.path}/entities`, building(id))).status).toBe(201);
+    expect((await ctx.api("GET", path)).body.id).toBe(id);
+    expect((await ctx.api("PUT", `${path}/attrs/floors`, { type: "Property", value: 4 })).status).toBe(200);
+    const direct = await fetch(`${ctx.base}/ngsi-ld/v1/entities/${encodeURIComponent(id)}`, {
+      headers: { "NGSILD-Tenant": String(ctx.workspace.contextBrokerTenant) },
+    });
+    expect(direct.status).toBe(200);
+    expect((await ctx.api("DELETE", path)).status).toBe(204);
+  });
+
   it("creates an entity with a generated id, datasetIds and observedAt, and reads it back with short names", async () => {
     const { api, path } = ctx;
     const created = await api("POST", `${path}/entities`, {

@@ -3,7 +3,15 @@ import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { allKinds, properties, types, workspaces, type KindDefinition } from "@orrery/model";
+import {
+  allKinds,
+  dataServices,
+  properties,
+  roles,
+  types,
+  workspaces,
+  type KindDefinition,
+} from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
@@ -16,6 +24,7 @@ import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
 import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
+import { DirectionMarker, directionOf } from "../workspaces/direction.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
 
@@ -104,7 +113,11 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
     return routeName === workspaces.routeName ? (
       <WorkspacesPage />
     ) : (
-      <ListPage kind={kind} actions={kind === types ? <TypesGenerate /> : undefined} />
+      <ListPage
+        kind={kind}
+        actions={kind === types ? <TypesGenerate /> : undefined}
+        cells={kind === dataServices ? dataServiceCells : undefined}
+      />
     );
   if (action === "show")
     return (
@@ -112,9 +125,21 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
         kind={kind}
         extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined}
         childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
+        deleteLocked={kind === roles ? <RoleDeleteLocked /> : undefined}
       />
     );
   return <FormPage kind={kind} action={action} />;
+}
+
+/** The data services list's direction column (spec section 2, Data services). */
+const dataServiceCells = {
+  direction: (item: Record<string, unknown>) => <DirectionMarker direction={directionOf([item])} />,
+};
+
+/** A role stays (spec section 2, Roles): its policy may be in an authorization registry. */
+function RoleDeleteLocked() {
+  const { t } = useTranslation();
+  return <>{t("roles.deleteLocked")}</>;
 }
 
 function TypesGenerate() {

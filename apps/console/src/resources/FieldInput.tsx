@@ -1,7 +1,8 @@
 import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { kindsByName, type Field } from "@orrery/model";
+import { useEffect } from "react";
+import { kindsByName, type Field, type Within } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
@@ -34,29 +35,51 @@ function ReferenceOptions({ kind: kindName, filter }: { kind: string; filter?: O
   );
 }
 
-/** A list of references as checkboxes: the lists involved are short (temporal services). */
+/**
+ * A list of references as checkboxes (temporal services, a data service's actions and properties).
+ * With `within`, only the records matching the form's current value are offered (the properties of
+ * the chosen type), and choices that stop matching are dropped.
+ */
 function ReferenceChecks(props: {
   kind: string;
   id: string;
   value: string[];
+  within?: Within;
   onChange: (value: string[] | undefined) => void;
 }) {
   const kind = kindsByName.get(props.kind)!;
   const can = useCan();
+  const { t } = useTranslation();
   const list = useList(kind, can.index(kind));
+  const { watch } = useFormContext();
+  const scope = props.within ? watch(props.within.field) : undefined;
+  const offered = (list.data ?? []).filter((item) => !props.within || item[props.within.via] === scope);
+  const { value, onChange } = props;
+  const stale = list.isSuccess && value.some((v) => !offered.some((item) => item.id === v));
+  useEffect(() => {
+    if (!stale) return;
+    const kept = value.filter((v) => offered.some((item) => item.id === v));
+    onChange(kept.length ? kept : undefined);
+  }, [stale, value, offered, onChange]);
   const toggle = (itemId: string, on: boolean) => {
-    const next = on ? [...props.value, itemId] : props.value.filter((v) => v !== itemId);
-    props.onChange(next.length ? next : undefined);
+    const next = on ? [...value, itemId] : value.filter((v) => v !== itemId);
+    onChange(next.length ? next : undefined);
   };
+  if (props.within && !scope)
+    return (
+      <p id={props.id} className="form-text mb-0">
+        {t("common.chooseFirst", { field: t(`fields.${props.within.field}`) })}
+      </p>
+    );
   return (
     <div id={props.id} role="group">
-      {(list.data ?? []).map((item) => (
+      {offered.map((item) => (
         <Form.Check
           key={item.id}
           type="checkbox"
           id={`${props.id}-${item.id}`}
           label={item.name}
-          checked={props.value.includes(item.id)}
+          checked={value.includes(item.id)}
           onChange={(e) => toggle(item.id, e.target.checked)}
         />
       ))}
@@ -65,6 +88,19 @@ function ReferenceChecks(props: {
 }
 
 const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** Whole seconds since the epoch as a datetime-local value, in the browser's time zone. */
+export function instantToLocal(seconds: unknown): string {
+  if (typeof seconds !== "number") return "";
+  const d = new Date(seconds * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+/** A datetime-local value (the browser's time zone) as whole seconds since the epoch. */
+export function localToInstant(value: string): number | undefined {
+  const ms = value ? new Date(value).getTime() : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
 
 /** One form control for a field of a kind's definition, with its label and its translated error. */
 export function FieldInput({
@@ -92,7 +128,7 @@ export function FieldInput({
   );
   const id = `field-${field.name}`;
   const label = t(`fields.${field.name}`);
-  const required = field.required && !(field.secret && mode === "update");
+  const required = (field.required || field.linked) && !(field.secret && mode === "update");
   const disabled = (field.createOnly && mode === "update") || !!disabledReason;
   const feedback = error && (
     <Form.Control.Feedback type="invalid" className="d-block" id={`${id}-error`}>
@@ -206,7 +242,27 @@ export function FieldInput({
               kind={field.kind}
               id={id}
               value={(f.value as string[] | undefined) ?? []}
+              within={field.within}
               onChange={f.onChange}
+            />
+          )}
+        />
+      );
+      break;
+    case "instant":
+      control_ = (
+        <Controller
+          name={field.name}
+          control={control}
+          render={({ field: f }) => (
+            <Form.Control
+              {...common}
+              type="datetime-local"
+              name={f.name}
+              ref={f.ref}
+              onBlur={f.onBlur}
+              value={instantToLocal(f.value)}
+              onChange={(e) => f.onChange(localToInstant(e.target.value))}
             />
           )}
         />

@@ -1,9 +1,12 @@
+import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { kindRoute } from "../routes.ts";
 import { useItem, useList } from "./queries.ts";
+
+const JsonView = lazy(() => import("@uiw/react-json-view"));
 
 /** The name of a referenced record: a link with show permission, plain text without (spec section 6). */
 export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
@@ -45,6 +48,20 @@ export function FieldValue({ field, value }: { field: Field; value: unknown }) {
         <a href={String(value)} target="_blank" rel="noreferrer noopener" className="text-break">
           {String(value)}
         </a>
+      );
+    case "instant":
+      return (
+        <time dateTime={new Date(Number(value) * 1000).toISOString()}>
+          {new Date(Number(value) * 1000).toISOString()}
+        </time>
+      );
+    case "json":
+      return value === null ? (
+        <span>{t("common.none")}</span>
+      ) : (
+        <Suspense fallback={<code>{JSON.stringify(value).slice(0, 200)}</code>}>
+          <JsonView value={value as object} collapsed={false} displayDataTypes={false} />
+        </Suspense>
       );
     case "point":
       return <span>{(value as number[]).map((n) => Math.round(n)).join(", ")}</span>;

@@ -87,7 +87,7 @@ export function RecordTable({
           <tr key={item.id}>
             {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
             <td className="text-break">
-              <Link to={showPath(item.id)}>{name ?? item.name}</Link>
+              <Link to={showPath(item.id)}>{name ?? item.name ?? item.id}</Link>
             </td>
             {kind.columns.map((c) => (
               <td key={c}>{cell(kind, c, item, t, cells)}</td>

@@ -51,7 +51,7 @@ export function ResourceForm(props: {
   }, [kind, item]);
   const form = useForm<Values>({
     defaultValues,
-    resolver: zodResolver(writeSchema(kind, mode) as never) as unknown as Resolver<Values>,
+    resolver: zodResolver(writeSchema(kind, mode, "form") as never) as unknown as Resolver<Values>,
   });
   const save = useSave(kind);
   const failure = useFailureDialog();
@@ -59,8 +59,11 @@ export function ResourceForm(props: {
   // With the switch on and no parent chosen yet, the fields of a nested record already go away.
   const probe = self && nested && current[self] === undefined ? { ...current, [self]: "" } : current;
   const hidden = useHiddenFields(kind, current);
+  // Fields the server sets (a workspace's data-model version, a role's synchronisation) are shown
+  // on the show page, never as inputs.
   const visible = kind.fields.filter(
     (field) =>
+      !field.readOnly &&
       !(field.name in fixed) &&
       !hidden.includes(field.name) &&
       whenHolds(field.when, probe) &&

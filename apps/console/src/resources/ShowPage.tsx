@@ -24,16 +24,20 @@ export function ShowPage({
   kind,
   extra,
   childActions,
+  deleteLocked,
 }: {
   kind: KindDefinition;
   extra?: (item: Item) => ReactNode;
   /** Buttons of the kind's own beside a child list's add button, by child kind (a type's properties import). */
   childActions?: Record<string, ReactNode>;
+  /** Why the delete button, shown when permitted, cannot be used (a role: spec section 2, Roles). */
+  deleteLocked?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { id = "", route } = usePlace(kind);
   const crumbs = useParentCrumbs(kind);
   const children = allKinds.filter((c) => placementOf(c).parent === kind.kind && !placementOf(c).index);
+  const shown = (child: KindDefinition) => placementOf(child).shownIn?.(data!) ?? true;
   const navigate = useNavigate();
   const can = useCan();
   const item = useItem(kind, id);
@@ -50,7 +54,7 @@ export function ShowPage({
       <Breadcrumbs trail={[...crumbs, { label: data?.name ?? id }]} />
       <Card>
         <Card.Header className="d-flex align-items-center justify-content-between gap-2">
-          <h1 className="h5 mb-0 text-break">{data?.name ?? k("one")}</h1>
+          <h1 className="h5 mb-0 text-break">{data ? (data.name ?? id) : k("one")}</h1>
           <div className="d-flex gap-2">
             {data && can.update(kind, id) && (
               <Link
@@ -62,13 +66,25 @@ export function ShowPage({
               </Link>
             )}
             {data && can.destroy(kind, id) && (
-              <Button variant="outline-danger" size="sm" onClick={deletion.ask} title={t("common.delete")}>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                onClick={deletion.ask}
+                title={t("common.delete")}
+                disabled={!!deleteLocked}
+                aria-describedby={deleteLocked ? "delete-locked" : undefined}
+              >
                 <TrashIcon /> <span className="visually-hidden-sm">{t("common.delete")}</span>
               </Button>
             )}
           </div>
         </Card.Header>
         <Card.Body>
+          {data && deleteLocked && can.destroy(kind, id) && (
+            <p id="delete-locked" className="small text-body-secondary">
+              {deleteLocked}
+            </p>
+          )}
           <ErrorAlert error={remove.error} />
           {item.isPending ? (
             <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
@@ -92,15 +108,17 @@ export function ShowPage({
         </Card.Body>
       </Card>
       {data &&
-        children.map((child) => (
-          <ChildList
-            key={child.kind}
-            parent={kind}
-            child={child}
-            parentId={id}
-            actions={childActions?.[child.kind]}
-          />
-        ))}
+        children
+          .filter(shown)
+          .map((child) => (
+            <ChildList
+              key={child.kind}
+              parent={kind}
+              child={child}
+              parentId={id}
+              actions={childActions?.[child.kind]}
+            />
+          ))}
       {deletion.dialogs({
         confirm: t("operations.confirmDelete", { this: k("this") }),
         failed: t("operations.deletionFailed", { of: k("of") }),

@@ -17,6 +17,7 @@ import { types } from "@orrery/model";
 import { call } from "../api.ts";
 import { recordKeys, type Item } from "../resources/queries.ts";
 import { chartModel, neutralColour, type TypeNodeData } from "./chartModel.ts";
+import { DirectionMarker } from "./direction.tsx";
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
 const sanitiseIcon = (markup: string) =>
@@ -32,6 +33,11 @@ function TypeNode({ data }: NodeProps<Node<TypeNodeData>>) {
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="invisible" />
       <span className="text-nowrap">{data.name}</span>
+      {data.direction && (
+        <span className="ms-1">
+          <DirectionMarker direction={data.direction} />
+        </span>
+      )}
       {data.icon && (
         <span className="data-model-icon" dangerouslySetInnerHTML={{ __html: sanitiseIcon(data.icon) }} />
       )}
@@ -64,6 +70,7 @@ export const dragStopHandler =
 export interface DataModelChartProps {
   workspaceId: string;
   types: readonly Item[];
+  dataServices?: readonly Item[];
   properties: readonly Item[];
   selectedTypeId?: string | null;
   hiddenGroups: ReadonlySet<string>;
@@ -81,10 +88,11 @@ export default function DataModelChart(props: DataModelChartProps) {
     const { nodes, edges } = chartModel(props.types, props.properties, {
       selectedTypeId: props.selectedTypeId,
       hiddenGroups: props.hiddenGroups,
+      dataServices: props.dataServices,
     });
     return { nodes: nodes.map((n) => ({ ...n, draggable: canMove(n.id) })), edges };
     // canMove is a new function on every render of the view; permissions do not change while it is shown.
-  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups]);
+  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<TypeNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);
   const edges = model.edges.map((e) => ({

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { dataModelGroups, properties, types, workspaces } from "@orrery/model";
+import { dataModelGroups, dataServices, properties, roles, types, workspaces } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
@@ -98,6 +98,7 @@ export function WorkspaceView() {
   const workspace = useItem(workspaces, workspaceId);
   const typeList = useList(types);
   const propertyList = useList(properties);
+  const serviceList = useList(dataServices);
   const [hiddenGroups, setHiddenGroups] = useState<Set<string>>(new Set());
   const { Chart: DataModelChart, error: chartError } = useChart();
   const data = workspace.data?.data;
@@ -131,6 +132,19 @@ export function WorkspaceView() {
                     {t("kinds.types.many")}
                   </Link>
                 )}
+                {/* Data services and roles need the published model: hidden while it is outdated. */}
+                {data?.dataModelUpToDate === true &&
+                  [dataServices, roles]
+                    .filter((kind) => can.index(kind))
+                    .map((kind) => (
+                      <Link
+                        key={kind.kind}
+                        to={kindRoute(kind, "index", undefined, params)}
+                        className="btn btn-outline-primary btn-sm"
+                      >
+                        {t(`kinds.${kind.kind}.many`)}
+                      </Link>
+                    ))}
                 <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />
@@ -150,6 +164,7 @@ export function WorkspaceView() {
                   workspaceId={workspaceId}
                   types={typeList.data}
                   properties={propertyList.data ?? []}
+                  dataServices={serviceList.data}
                   selectedTypeId={search.get("typeId")}
                   hiddenGroups={hiddenGroups}
                   canMove={(typeId) =>

@@ -1,5 +1,6 @@
 import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
+import { directionOf, type Direction } from "./direction.tsx";
 
 /** Colours of the data-model groups (as in the original console); a type without group stays grey. */
 export const groupColours: Record<string, string> = {
@@ -16,6 +17,8 @@ export interface TypeNodeData extends Record<string, unknown> {
   name: string;
   icon?: string;
   colour: string;
+  /** The data services of the type, as a marker after its name. */
+  direction?: Direction;
 }
 
 export interface ChartNode {
@@ -47,12 +50,22 @@ const nodeHeight = 40;
 export function chartModel(
   types: readonly Item[],
   properties: readonly Item[],
-  options: { selectedTypeId?: string | null; hiddenGroups?: ReadonlySet<string> } = {},
+  options: {
+    selectedTypeId?: string | null;
+    hiddenGroups?: ReadonlySet<string>;
+    dataServices?: readonly Item[];
+  } = {},
 ): { nodes: ChartNode[]; edges: ChartEdge[] } {
   // A size known before the browser lays the node out, so that arrows are drawn at once and end
   // at the handles' real places (the label is centred in it).
   const widthOf = (type: Item) =>
-    Math.round(Math.max(90, type.name.length * 9.5 + 32 + (type.icon ? 28 : 0)));
+    Math.round(
+      Math.max(
+        90,
+        type.name.length * 9.5 + 32 + (type.icon ? 28 : 0) + (directionOf(servicesOf(type)) ? 24 : 0),
+      ),
+    );
+  const servicesOf = (type: Item) => (options.dataServices ?? []).filter((s) => s.hasEntityType === type.id);
   // Grid columns as wide as the widest node, so that unplaced nodes never overlap.
   const column = Math.max(0, ...types.map(widthOf)) + 60;
   const nodes = types.map((type, i): ChartNode => {
@@ -68,6 +81,7 @@ export function chartModel(
       data: {
         name: type.name,
         icon: type.icon as string | undefined,
+        direction: directionOf(servicesOf(type)),
         colour:
           type.id === options.selectedTypeId
             ? selectedColour

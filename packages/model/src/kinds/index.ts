@@ -12,6 +12,10 @@ import { vcVerifiers } from "./vc-verifiers.ts";
 import { workspaces } from "./workspaces.ts";
 import { types, dataModelGroups } from "./types.ts";
 import { properties, geoTypes } from "./properties.ts";
+import { dataServices } from "./data-services.ts";
+import { dataServiceOffers } from "./data-service-offers.ts";
+import { dataServiceAccesses } from "./data-service-accesses.ts";
+import { roles } from "./roles.ts";
 
 export {
   authorizationRegistries,
@@ -28,6 +32,10 @@ export {
   workspaces,
   types,
   properties,
+  dataServices,
+  dataServiceOffers,
+  dataServiceAccesses,
+  roles,
   dataModelGroups,
   geoTypes,
 };
@@ -47,7 +55,15 @@ export const platformKinds: readonly KindDefinition[] = [
 ];
 
 /** Kinds of the workspace level: workspaces themselves, and what lives inside one. */
-export const workspaceKinds: readonly KindDefinition[] = [workspaces, types, properties];
+export const workspaceKinds: readonly KindDefinition[] = [
+  workspaces,
+  types,
+  properties,
+  dataServices,
+  dataServiceOffers,
+  roles,
+  dataServiceAccesses,
+];
 
 export const allKinds: readonly KindDefinition[] = [...platformKinds, ...workspaceKinds];
 

@@ -1,0 +1,16 @@
+import { defineKind } from "../kind.ts";
+import { reference } from "../fields.ts";
+
+/** A role's access to a data service; `roleName` is the role's name, kept in step by the server. */
+export const dataServiceAccesses = defineKind({
+  kind: "data-service-accesses",
+  urnType: "DataServiceAccess",
+  routeName: "dataServiceAccesses",
+  scope: "workspace",
+  columns: ["hasDataService"],
+  fields: [
+    reference("hasDataService", "data-services", { required: true }),
+    reference("hasRole", "roles", { required: true }),
+    { name: "roleName", input: "text", maxLength: 100, readOnly: true },
+  ],
+});

@@ -1,0 +1,27 @@
+import { defineKind } from "../kind.ts";
+import { name } from "../fields.ts";
+
+const singleLine = { input: "text", maxLength: 200, pattern: /^[^\r\n]*$/, format: "singleLine" } as const;
+
+/**
+ * A role of a workspace: who (verifiableCredentialType, dataServiceProviderId) may use its data
+ * services' accesses, and when (notBefore up to notOnOrAfter, whole seconds). Synchronisation with
+ * the authorization registry sets the read-only fields.
+ */
+export const roles = defineKind({
+  kind: "roles",
+  urnType: "Role",
+  routeName: "roles",
+  scope: "workspace",
+  columns: ["verifiableCredentialType"],
+  fields: [
+    name,
+    { name: "notBefore", input: "instant", required: true },
+    { name: "notOnOrAfter", input: "instant", required: true },
+    { name: "dataServiceProviderId", ...singleLine, required: true },
+    { name: "verifiableCredentialType", ...singleLine, required: true },
+    { name: "synchronized", input: "boolean", readOnly: true },
+    { name: "synchronizationTime", input: "instant", readOnly: true },
+    { name: "lastDelegationEvidence", input: "json", readOnly: true },
+  ],
+});
