@@ -31,9 +31,10 @@ export async function openSupermarket(page: Page) {
 
 /** The type chosen in the data-model chart; its entities listed. */
 export async function selectType(page: Page, name: string) {
+  // The node's name, then perhaps its data services' marker (↑↓).
   await page
     .getByTestId("chart-node")
-    .filter({ hasText: new RegExp(`^${name}$`) })
+    .filter({ has: page.getByText(name, { exact: true }) })
     .click();
   await expect(page.getByRole("heading", { level: 2, name, exact: true })).toBeVisible();
 }

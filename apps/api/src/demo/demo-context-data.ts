@@ -23,6 +23,36 @@ const demoWorkspaces = [
     tenant: "supermarket",
     files: ["supermarket.json"],
     temporal: { type: "Shelf", attribute: "numberOfItems" },
+    dataServices: [
+      {
+        name: "Shelf stock levels",
+        type: "Shelf",
+        properties: ["name", "numberOfItems", "maxCapacity"],
+        actions: ["GET"],
+        isOffer: true,
+        offer: {
+          description: "Live stock levels of every shelf",
+          url: "https://marketplace.example.org/offers/shelf-stock",
+        },
+        role: "Stock analyst",
+      },
+      {
+        name: "Restocking orders",
+        type: "StockOrder",
+        properties: ["orderedProduct", "stockCount", "requestedFor"],
+        actions: ["GET", "POST", "PATCH"],
+        isDemand: true,
+        isOffer: true,
+        role: "Logistics partner",
+      },
+      {
+        name: "Product catalogue",
+        type: "Product",
+        properties: ["name", "price"],
+        actions: ["GET"],
+        isDemand: true,
+      },
+    ],
   },
   {
     name: "Farm",
@@ -139,8 +169,59 @@ export async function loadDemoContextData(
       }
     }
     await api("POST", `${path}/data-model/generate`);
+    if (demo.dataServices) await demoDataServices(api, path, demo.dataServices);
   }
   await sessions.revoke(token);
   await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
   return true;
+}
+
+interface DemoDataService {
+  name: string;
+  type: string;
+  properties: string[];
+  actions: string[];
+  isDemand?: boolean;
+  isOffer?: boolean;
+  offer?: { description: string; url: string };
+  /** A role given access to the service (valid for a year from now). */
+  role?: string;
+}
+
+/** A workspace's data services, with an offer and a role holding an access where the demo has one. */
+async function demoDataServices(
+  api: (method: string, path: string, body?: unknown) => Promise<any>,
+  path: string,
+  services: readonly DemoDataService[],
+): Promise<void> {
+  const types = (await api("GET", `${path}/types`)) as Array<{ id: string; name: string }>;
+  const properties = (await api("GET", `${path}/properties`)) as Array<Record<string, string>>;
+  const actions = (await api("GET", "/api/data-actions")) as Array<{ id: string; name: string }>;
+  const now = Math.floor(Date.now() / 1000);
+  for (const demo of services) {
+    const type = types.find((t) => t.name === demo.type);
+    if (!type) continue;
+    const service = await api("POST", `${path}/data-services`, {
+      name: demo.name,
+      hasEntityType: type.id,
+      hasProperties: properties
+        .filter((p) => p.hasType === type.id && !p.hasProperty && demo.properties.includes(p.name!))
+        .map((p) => p.id),
+      hasDataActions: actions.filter((a) => demo.actions.includes(a.name)).map((a) => a.id),
+      isDemand: demo.isDemand ?? false,
+      isOffer: demo.isOffer ?? false,
+    });
+    if (demo.offer)
+      await api("POST", `${path}/data-service-offers`, { ...demo.offer, hasDataService: service.id });
+    if (demo.role) {
+      const role = await api("POST", `${path}/roles`, {
+        name: demo.role,
+        notBefore: now,
+        notOnOrAfter: now + 365 * 24 * 3600,
+        dataServiceProviderId: "did:web:supermarket.example.org",
+        verifiableCredentialType: `${demo.role.replaceAll(" ", "")}Credential`,
+      });
+      await api("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: service.id });
+    }
+  }
 }

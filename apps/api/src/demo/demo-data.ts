@@ -71,7 +71,16 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
     hasIdentityManagerGrant: grant.item.id,
   });
   await records.create(temporalServices, { name: "Embedded temporal API", temporalServiceType: "ngsi-ld" });
-  for (const name of ["read", "write"]) await records.create(dataActions, { name });
+  // The seeded data actions: HTTP methods, as iSHARE policies name actions, and a notification
+  // action (":Notification") for Web of Things events. Administration > Data actions adds others.
+  for (const [name, description] of [
+    ["GET", "Read entities"],
+    ["POST", "Create entities"],
+    ["PATCH", "Update attributes"],
+    ["DELETE", "Delete entities"],
+    ["POST:Notification", "Receive notifications of changes"],
+  ])
+    await records.create(dataActions, { name, description });
   await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
   return true;
 }

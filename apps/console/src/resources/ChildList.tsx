@@ -6,7 +6,7 @@ import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { usePlace } from "./place.ts";
 import { useList, type Item } from "./queries.ts";
-import { CreateButton, RecordTable } from "./RecordTable.tsx";
+import { CreateButton, RecordTable, titleOf } from "./RecordTable.tsx";
 
 /** The reference of a kind to itself (a property of a property): it nests records inside one another. */
 export const selfReference = (kind: KindDefinition) =>
@@ -15,7 +15,7 @@ export const selfReference = (kind: KindDefinition) =>
 /** "address.streetAddress": the chain of names from the outermost parent down (spec section 3). */
 export function fullName(kind: KindDefinition, item: Item, all: readonly Item[]): string {
   const field = selfReference(kind);
-  const names = [item.name];
+  const names = [titleOf(item)];
   const seen = new Set([item.id]);
   let parentId = field ? (item[field] as string | undefined) : undefined;
   while (parentId && !seen.has(parentId)) {

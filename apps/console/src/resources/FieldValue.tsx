@@ -3,7 +3,7 @@ import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field } from "@orrery/model";
 import { useCan } from "../permissions.ts";
-import { kindRoute } from "../routes.ts";
+import { kindRoute, placementOf } from "../routes.ts";
 import { useItem, useList } from "./queries.ts";
 
 const JsonView = lazy(() => import("@uiw/react-json-view"));
@@ -17,8 +17,13 @@ export function ReferenceName({ kind: kindName, id }: { kind: string; id: string
   // The list (cached, shared by every row) names it when the user may list the kind; otherwise the item.
   const listed = useList(kind, can.index(kind)).data?.find((item) => item.id === id);
   const { data } = useItem(kind, id, allowed && !can.index(kind));
-  const name = listed?.name ?? data?.data.name ?? id;
-  return allowed ? <Link to={kindRoute(kind, "show", id, params)}>{name}</Link> : <span>{name}</span>;
+  const record = listed ?? data?.data;
+  const name = record?.name ?? id;
+  // The route of a record that lives inside another (a property in its type) takes the parent from the record.
+  const at = { ...params };
+  for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))
+    if (typeof record?.[field] === "string") at[param] = record[field] as string;
+  return allowed ? <Link to={kindRoute(kind, "show", id, at)}>{name}</Link> : <span>{name}</span>;
 }
 
 /** One field's value as the show page and the list display it. */

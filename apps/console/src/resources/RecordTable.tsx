@@ -31,6 +31,10 @@ function cell(kind: KindDefinition, column: string, item: Item, t: TFunction, ce
   return <FieldValue field={field} value={value} />;
 }
 
+/** What a record is called: its name, or, without one (an offering, an unnamed data service), its description or id. */
+export const titleOf = (item: Item): string =>
+  (item.name as string | undefined) ?? (item.description as string | undefined) ?? item.id;
+
 /** The '+' of a list: only rendered by callers with store permission. */
 export function CreateButton({ kind, to }: { kind: KindDefinition; to: string }) {
   const { t } = useTranslation();
@@ -87,7 +91,10 @@ export function RecordTable({
           <tr key={item.id}>
             {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
             <td className="text-break">
-              <Link to={showPath(item.id)}>{name ?? item.name ?? item.id}</Link>
+              {/* A record without a name (an offering, a data service left unnamed) goes by its description or id. */}
+              <Link to={showPath(item.id)}>
+                {name ?? item.name ?? (item.description as string | undefined) ?? item.id}
+              </Link>
             </td>
             {kind.columns.map((c) => (
               <td key={c}>{cell(kind, c, item, t, cells)}</td>
