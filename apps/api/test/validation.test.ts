@@ -113,7 +113,12 @@ describe(`validation answers 400 problem+json naming every invalid field (${driv
     const res = await api("POST", "/api/services", { name: "S", hasContextBroker: idm });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { path: "hasContextBroker", message: "refers to a record of context-brokers that does not exist" },
+      {
+        path: "hasContextBroker",
+        message: "refers to a record of context-brokers that does not exist",
+        code: "field.unknownReference",
+        params: { kind: "context-brokers" },
+      },
     ]);
   });
 });
