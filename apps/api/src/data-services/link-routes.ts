@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { dataServices } from "@orrery/model";
 import { fieldError, invalid, problem } from "../problems.ts";
-import type { Item, Records } from "../resources/records.ts";
+import { toItem, type Item, type Records } from "../resources/records.ts";
 
 /**
  * The spec's data-service-actions and data-service-properties, for clients that link a data service
@@ -71,7 +71,7 @@ export function registerDataServiceLinkRoutes(app: FastifyInstance, records: Rec
 
     const serviceOf = async (workspaceId: string, serviceId: string) => {
       const found = await records.find(dataServices, serviceId, workspaceId);
-      return found ? (await records.get(dataServices, serviceId, workspaceId)).item : undefined;
+      return found ? toItem(dataServices, found) : undefined;
     };
     const linkAt = async (workspaceId: string, id: string) => {
       const at = parse(link, id);
