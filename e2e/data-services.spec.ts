@@ -38,7 +38,9 @@ test("an administrator builds a role, a data service, its offer and an access, t
   const failed = page.getByRole("dialog", { name: en.common.errorTitle });
   await expect(failed).toBeVisible();
   await failed.getByRole("button", { name: en.common.close }).last().click();
-  await expect(page.getByText("must come after notBefore", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText(en.validation.afterField.replace("{{field}}", en.fields.notBefore), { exact: true }),
+  ).toBeVisible();
   await page.getByLabel(label("notOnOrAfter")).fill("2028-01-01T00:00");
   await submit(page, en.common.create);
   await expect(page.getByRole("heading", { level: 1, name: "Auditor" })).toBeVisible();
@@ -80,8 +82,10 @@ test("an administrator builds a role, a data service, its offer and an access, t
   await page.getByLabel(label("hasDataService")).selectOption({ label: "Shelf audit" });
   await submit(page, en.common.create);
   await expect(page.getByText("Auditor", { exact: true }).first()).toBeVisible();
+  // An access goes by its data service: the page's title, and both links of its row on the role's page.
+  await expect(page.getByRole("heading", { level: 1, name: "Shelf audit" })).toBeVisible();
   await page.goto(roleUrl);
-  await expect(accesses.getByRole("link")).not.toHaveCount(1);
+  await expect(accesses.getByRole("link", { name: "Shelf audit", exact: true })).toHaveCount(2);
 
   // The chart marks Shelf as offered.
   await page.goto(workspaceUrl);

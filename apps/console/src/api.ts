@@ -8,7 +8,7 @@ export class ApiError extends Error {
     readonly body: {
       title?: string;
       detail?: string;
-      errors?: Array<{ path: string; message: string }>;
+      errors?: Array<{ path: string; message: string; code?: string; params?: Record<string, unknown> }>;
       [k: string]: unknown;
     },
   ) {

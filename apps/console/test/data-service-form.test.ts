@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { dataServices, roles } from "@orrery/model";
 import { writeSchema } from "@orrery/model/schema";
+import i18n from "../src/i18n/index.ts";
 import { instantToLocal, localToInstant } from "../src/resources/FieldInput.tsx";
+import { serverFieldText } from "../src/resources/fieldErrors.ts";
 import { directionOf } from "../src/workspaces/direction.tsx";
 
 const type = "urn:ngsi-ld:Type:1";
@@ -44,5 +46,27 @@ describe("data service and role form rules", () => {
     expect(directionOf([{ isOffer: true }])).toBe("offer");
     expect(directionOf([{ isDemand: false, isOffer: false }])).toBe("neither");
     expect(directionOf([])).toBeUndefined();
+  });
+
+  it("words the server's field errors with the console's labels, in French too", async () => {
+    await i18n.changeLanguage("fr");
+    const t = i18n.t.bind(i18n);
+    const after = {
+      message: "doit venir après notBefore",
+      code: "field.afterField",
+      params: { field: "notBefore" },
+    };
+    expect(serverFieldText(after, t)).toBe(`Doit venir après « ${t("fields.notBefore")} ».`);
+    const outside = {
+      message: "…",
+      code: "field.outsideOf",
+      params: { kind: "properties", field: "hasEntityType" },
+    };
+    expect(serverFieldText(outside, t)).toContain(t("kinds.properties.one"));
+    expect(serverFieldText(outside, t)).toContain(t("fields.hasEntityType"));
+    expect(serverFieldText(outside, t)).not.toMatch(/hasEntityType|properties/);
+    // A code the console does not word itself: the server's sentence, already in the reader's language.
+    expect(serverFieldText({ message: "déjà pris", code: "conflict.name" }, t)).toBe("déjà pris");
+    await i18n.changeLanguage("en");
   });
 });

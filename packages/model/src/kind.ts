@@ -98,6 +98,8 @@ export interface KindDefinition {
   fields: readonly Field[];
   /** Columns of the list page after the name. `implementation` stands for name plus version. */
   columns: readonly string[];
+  /** A reference whose record's name titles a record of this kind (an access goes by its data service). */
+  titledBy?: string;
 }
 
 export function defineKind<const K extends KindDefinition>(definition: K): K {

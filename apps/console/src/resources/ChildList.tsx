@@ -53,8 +53,10 @@ export function ChildList({
   const all = list.data ?? [];
   const rows = all
     .filter((item) => link && item[link] === parentId && can.show(child, item.id))
-    .map((item) => ({ item, name: fullName(child, item, all) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .map((item) => ({ item, sortKey: fullName(child, item, all) }))
+    .sort((a, b) => a.sortKey.localeCompare(b.sortKey))
+    // Nested records go by their full name; the others by their title (an access, by its data service).
+    .map(({ item, sortKey }) => ({ item, name: selfReference(child) ? sortKey : undefined }));
   return (
     <Card className="mt-3">
       <Card.Header className="d-flex align-items-center justify-content-between gap-2">

@@ -1,29 +1,55 @@
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { kindsByName, type Field } from "@orrery/model";
+import { kindsByName, type Field, type KindDefinition } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { kindRoute, placementOf } from "../routes.ts";
-import { useItem, useList } from "./queries.ts";
+import { useItem, useList, type Item } from "./queries.ts";
 
 const JsonView = lazy(() => import("@uiw/react-json-view"));
 
-/** The name of a referenced record: a link with show permission, plain text without (spec section 6). */
-export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
+/** A referenced record, read from the kind's list (cached, shared by every row) when the user may list it. */
+function useRecord(kindName: string, id: string | undefined) {
   const kind = kindsByName.get(kindName)!;
   const can = useCan();
+  const allowed = !!id && can.show(kind, id);
+  const listed = useList(kind, !!id && can.index(kind)).data?.find((item) => item.id === id);
+  const { data } = useItem(kind, id ?? "", allowed && !can.index(kind));
+  return { kind, allowed, record: listed ?? data?.data };
+}
+
+/** The name of a referenced record: a link with show permission, plain text without (spec section 6). */
+export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
   const params = useParams();
-  const allowed = can.show(kind, id);
-  // The list (cached, shared by every row) names it when the user may list the kind; otherwise the item.
-  const listed = useList(kind, can.index(kind)).data?.find((item) => item.id === id);
-  const { data } = useItem(kind, id, allowed && !can.index(kind));
-  const record = listed ?? data?.data;
+  const { kind, allowed, record } = useRecord(kindName, id);
   const name = record?.name ?? id;
   // The route of a record that lives inside another (a property in its type) takes the parent from the record.
   const at = { ...params };
   for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))
     if (typeof record?.[field] === "string") at[param] = record[field] as string;
   return allowed ? <Link to={kindRoute(kind, "show", id, at)}>{name}</Link> : <span>{name}</span>;
+}
+
+/**
+ * What a record is called: its name; without one, the name of the record its kind is titled by (an
+ * access, by its data service), else its description (an offering) or id.
+ */
+export function useTitle(kind: KindDefinition, item: Item | undefined): string | undefined {
+  const by = kind.fields.find((f) => f.name === kind.titledBy);
+  const target = by && "kind" in by ? by.kind : kind.kind;
+  const { record } = useRecord(
+    target,
+    by && !item?.name ? (item?.[by.name] as string | undefined) : undefined,
+  );
+  if (!item) return undefined;
+  return (
+    (item.name as string | undefined) ?? record?.name ?? (item.description as string | undefined) ?? item.id
+  );
+}
+
+/** A record's title as text (see `useTitle`). */
+export function Title({ kind, item }: { kind: KindDefinition; item: Item }) {
+  return <>{useTitle(kind, item)}</>;
 }
 
 /** One field's value as the show page and the list display it. */

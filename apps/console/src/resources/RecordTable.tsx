@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import type { Field, KindDefinition } from "@orrery/model";
-import { FieldValue } from "./FieldValue.tsx";
+import { FieldValue, Title } from "./FieldValue.tsx";
 import type { Item } from "./queries.ts";
 
 /** A column drawn by the page rather than by the field's type (the workspace's version link). */
@@ -91,10 +91,7 @@ export function RecordTable({
           <tr key={item.id}>
             {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
             <td className="text-break">
-              {/* A record without a name (an offering, a data service left unnamed) goes by its description or id. */}
-              <Link to={showPath(item.id)}>
-                {name ?? item.name ?? (item.description as string | undefined) ?? item.id}
-              </Link>
+              <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
             </td>
             {kind.columns.map((c) => (
               <td key={c}>{cell(kind, c, item, t, cells)}</td>

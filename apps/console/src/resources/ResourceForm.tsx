@@ -12,6 +12,7 @@ import { selfReference } from "./ChildList.tsx";
 import { useHiddenFields } from "./workspaceRules.ts";
 import { FieldInput } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
+import { serverFieldText } from "./fieldErrors.ts";
 
 type Values = Record<string, unknown>;
 
@@ -98,7 +99,7 @@ export function ResourceForm(props: {
             for (const e of error.body.errors ?? []) {
               const name = e.path.split(".")[0]!;
               if (kind.fields.some((f) => f.name === name))
-                form.setError(name, { type: "server", message: e.message });
+                form.setError(name, { type: "server", message: serverFieldText(e, t) });
             }
           }
           failure.show();

@@ -10,7 +10,7 @@ import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { ChildList } from "./ChildList.tsx";
-import { FieldValue } from "./FieldValue.tsx";
+import { FieldValue, useTitle } from "./FieldValue.tsx";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useDelete, useItem, type Item } from "./queries.ts";
 
@@ -44,6 +44,7 @@ export function ShowPage({
   const remove = useDelete(kind);
   const data = item.data?.data;
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
+  const title = useTitle(kind, data);
 
   const deletion = useConfirmedDelete(({ onError }) =>
     remove.mutate(id, { onSuccess: () => navigate(route("index")), onError }),
@@ -51,10 +52,10 @@ export function ShowPage({
 
   return (
     <>
-      <Breadcrumbs trail={[...crumbs, { label: data?.name ?? id }]} />
+      <Breadcrumbs trail={[...crumbs, { label: title ?? id }]} />
       <Card>
         <Card.Header className="d-flex align-items-center justify-content-between gap-2">
-          <h1 className="h5 mb-0 text-break">{data ? (data.name ?? id) : k("one")}</h1>
+          <h1 className="h5 mb-0 text-break">{title ?? k("one")}</h1>
           <div className="d-flex gap-2">
             {data && can.update(kind, id) && (
               <Link

@@ -34,3 +34,27 @@ export function fieldErrorText(
       return t("validation.invalid");
   }
 }
+
+/**
+ * A field error from the server, in the console's words where its code names records or fields
+ * (the server's own sentence uses the API's names); the server's localized sentence otherwise.
+ */
+export function serverFieldText(
+  error: { message: string; code?: string; params?: Record<string, unknown> },
+  t: TFunction,
+): string {
+  const p = error.params ?? {};
+  const kind = () => t(`kinds.${String(p.kind)}.one`);
+  const field = () => t(`fields.${String(p.field)}`);
+  switch (error.code) {
+    case "field.afterField":
+      return t("validation.afterField", { field: field() });
+    case "field.unknownReference":
+    case "field.unknownReferenceHere":
+      return t("validation.unknownReference", { kind: kind() });
+    case "field.outsideOf":
+      return t("validation.outsideOf", { kind: kind(), field: field() });
+    default:
+      return error.message;
+  }
+}

@@ -8,6 +8,7 @@ export const dataServiceAccesses = defineKind({
   routeName: "dataServiceAccesses",
   scope: "workspace",
   columns: ["hasDataService"],
+  titledBy: "hasDataService",
   fields: [
     reference("hasDataService", "data-services", { required: true }),
     reference("hasRole", "roles", { required: true }),
