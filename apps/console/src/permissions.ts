@@ -34,6 +34,9 @@ export function useCan() {
     index: (kind: KindDefinition, ws = routeWorkspace) => can("GET", apiPath(kind, ws)),
     store: (kind: KindDefinition, ws = routeWorkspace) => can("POST", apiPath(kind, ws)),
     show: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("GET", itemPath(kind, id, ws)),
+    /** Whether a list shows the record: with show permission, or always for kinds listed whole. */
+    listed: (kind: KindDefinition, id: string, ws = routeWorkspace) =>
+      !!kind.listedWhole || can("GET", itemPath(kind, id, ws)),
     update: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("PUT", itemPath(kind, id, ws)),
     destroy: (kind: KindDefinition, id: string, ws = routeWorkspace) => can("DELETE", itemPath(kind, id, ws)),
     showroom: isShowroom(permissions),

@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { contextBrokers, services, type Permission } from "@orrery/model";
+import { contextBrokers, roles, services, type Permission } from "@orrery/model";
 import { TopBar } from "../src/app/TopBar.tsx";
 import { ListPage } from "../src/resources/ListPage.tsx";
 import { ShowPage } from "../src/resources/ShowPage.tsx";
@@ -46,6 +46,20 @@ describe("list page", () => {
   it("shows the empty message when the user may show none of the items", async () => {
     renderList([allow("GET", "^/api/context-brokers$")]);
     expect(await screen.findByText("There is no context broker.")).toBeInTheDocument();
+  });
+});
+
+describe("list page of a kind listed whole", () => {
+  it("lists every role (spec section 6), linking only those the user may show", async () => {
+    const ws = "urn:ngsi-ld:Workspace:w";
+    const role = (id: string, name: string) => ({ id: `urn:ngsi-ld:Role:${id}`, name, hasWorkspace: ws });
+    mockApi({ [`GET /workspace/${ws}/roles`]: { body: [role("1", "Auditor"), role("2", "Courier")] } }, [
+      allow("GET", `^/api/workspace/${ws}/roles$`),
+      allow("GET", `^/api/workspace/${ws}/roles/urn:ngsi-ld:Role:1$`),
+    ]);
+    renderAt(`/workspace/${ws}/roles`, "/workspace/:workspaceId/roles", <ListPage kind={roles} />);
+    expect(await screen.findByRole("link", { name: "Auditor" })).toBeInTheDocument();
+    expect(screen.getByText("Courier").closest("a")).toBeNull();
   });
 });
 

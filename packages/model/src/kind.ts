@@ -100,6 +100,11 @@ export interface KindDefinition {
   columns: readonly string[];
   /** A reference whose record's name titles a record of this kind (an access goes by its data service). */
   titledBy?: string;
+  /**
+   * Lists show every record, whatever the show permission on each (spec section 6: data services,
+   * roles and the other records of the trust and WoT screens check store, update and destroy only).
+   */
+  listedWhole?: boolean;
 }
 
 export function defineKind<const K extends KindDefinition>(definition: K): K {

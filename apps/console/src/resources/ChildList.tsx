@@ -52,7 +52,7 @@ export function ChildList({
   )?.[0];
   const all = list.data ?? [];
   const rows = all
-    .filter((item) => link && item[link] === parentId && can.show(child, item.id))
+    .filter((item) => link && item[link] === parentId && can.listed(child, item.id))
     .map((item) => ({ item, sortKey: fullName(child, item, all) }))
     .sort((a, b) => a.sortKey.localeCompare(b.sortKey))
     // Nested records go by their full name; the others by their title (an access, by its data service).
@@ -72,7 +72,12 @@ export function ChildList({
             {t(`kinds.${child.kind}.none`)}
           </Alert>
         ) : (
-          <RecordTable kind={child} rows={rows} showPath={(id) => route("show", id)} />
+          <RecordTable
+            kind={child}
+            rows={rows}
+            showPath={(id) => route("show", id)}
+            linked={(id) => can.show(child, id)}
+          />
         )}
       </Card.Body>
     </Card>

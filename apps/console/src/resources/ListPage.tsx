@@ -32,7 +32,7 @@ export function ListPage({
   const list = useList(kind);
   const { route } = usePlace(kind);
   const crumbs = useParentCrumbs(kind);
-  const rows = (list.data ?? []).filter((item) => can.show(kind, item.id));
+  const rows = (list.data ?? []).filter((item) => can.listed(kind, item.id));
   const title = t(`kinds.${kind.kind}.many`);
   return (
     <>
@@ -59,6 +59,7 @@ export function ListPage({
               kind={kind}
               rows={rows.map((item) => ({ item }))}
               showPath={(id) => route("show", id)}
+              linked={(id) => can.show(kind, id)}
               leading={leading}
               cells={cells}
             />

@@ -59,12 +59,15 @@ export function RecordTable({
   kind,
   rows,
   showPath,
+  linked = () => true,
   leading,
   cells,
 }: {
   kind: KindDefinition;
   rows: Array<{ item: Item; name?: string }>;
   showPath: (id: string) => string;
+  /** Whether a record's name links to its page (show permission); plain text otherwise. */
+  linked?: (id: string) => boolean;
   leading?: { label: string; cell: (item: Item) => ReactNode };
   cells?: Cells;
 }) {
@@ -91,7 +94,11 @@ export function RecordTable({
           <tr key={item.id}>
             {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
             <td className="text-break">
-              <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
+              {linked(item.id) ? (
+                <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
+              ) : (
+                (name ?? <Title kind={kind} item={item} />)
+              )}
             </td>
             {kind.columns.map((c) => (
               <td key={c}>{cell(kind, c, item, t, cells)}</td>

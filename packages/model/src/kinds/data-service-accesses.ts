@@ -7,6 +7,7 @@ export const dataServiceAccesses = defineKind({
   urnType: "DataServiceAccess",
   routeName: "dataServiceAccesses",
   scope: "workspace",
+  listedWhole: true,
   columns: ["hasDataService"],
   titledBy: "hasDataService",
   fields: [

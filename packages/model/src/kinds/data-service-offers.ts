@@ -7,6 +7,7 @@ export const dataServiceOffers = defineKind({
   urnType: "DataServiceOffer",
   routeName: "dataServiceOffers",
   scope: "workspace",
+  listedWhole: true,
   columns: ["url"],
   fields: [
     { name: "description", input: "textarea", maxLength: 10_000, required: true },

@@ -12,6 +12,7 @@ export const dataServices = defineKind({
   urnType: "DataService",
   routeName: "dataServices",
   scope: "workspace",
+  listedWhole: true,
   columns: ["hasEntityType", "hasDataActions", "hasProperties", "direction"],
   fields: [
     // Optional: the id stands for it where it is absent.

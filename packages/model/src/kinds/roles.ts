@@ -13,6 +13,7 @@ export const roles = defineKind({
   urnType: "Role",
   routeName: "roles",
   scope: "workspace",
+  listedWhole: true,
   columns: ["verifiableCredentialType"],
   fields: [
     name,
