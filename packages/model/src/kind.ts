@@ -30,7 +30,11 @@ export type FieldInput =
   /** A list of ids of records of another kind. */
   | { input: "references"; kind: string; within?: Within }
   /** A moment, as whole seconds since the epoch (entered as a date and time). */
-  | { input: "instant" }
+  | {
+      input: "instant";
+      /** The value that means "never" (a role's synchronizationTime is 0 until it is synchronized). */
+      never?: number;
+    }
   /** Any JSON, shown as an expandable tree (set by the server: a delegation evidence). */
   | { input: "json" }
   /** An absolute http(s) URL. */

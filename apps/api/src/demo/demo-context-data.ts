@@ -219,7 +219,7 @@ async function demoDataServices(
         notBefore: now,
         notOnOrAfter: now + 365 * 24 * 3600,
         dataServiceProviderId: "did:web:supermarket.example.org",
-        verifiableCredentialType: `${demo.role.replaceAll(" ", "")}Credential`,
+        verifiableCredentialType: `${demo.role.replace(/(?:^|\s)(\w)/g, (_, c: string) => c.toUpperCase())}Credential`,
       });
       await api("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: service.id });
     }

@@ -81,6 +81,7 @@ export function FieldValue({ field, value }: { field: Field; value: unknown }) {
         </a>
       );
     case "instant":
+      if (value === field.never) return <span>{t("common.never")}</span>;
       return (
         <time dateTime={new Date(Number(value) * 1000).toISOString()}>
           {new Date(Number(value) * 1000).toISOString()}

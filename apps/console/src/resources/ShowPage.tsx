@@ -92,7 +92,7 @@ export function ShowPage({
           ) : item.isError ? (
             <ErrorAlert error={item.error} />
           ) : (
-            <dl className="row mb-0">
+            <dl className="row mx-0 mb-0">
               {kind.fields
                 .filter((f) => data![f.name] !== undefined && whenHolds(f.when, data!))
                 .map((f) => (

@@ -22,7 +22,7 @@ export const roles = defineKind({
     { name: "dataServiceProviderId", ...singleLine, required: true },
     { name: "verifiableCredentialType", ...singleLine, required: true },
     { name: "synchronized", input: "boolean", readOnly: true },
-    { name: "synchronizationTime", input: "instant", readOnly: true },
+    { name: "synchronizationTime", input: "instant", never: 0, readOnly: true },
     { name: "lastDelegationEvidence", input: "json", readOnly: true },
   ],
 });
