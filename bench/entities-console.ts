@@ -111,7 +111,7 @@ async function main(): Promise<number> {
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
     const res = await fetch(
-      `${base}/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type.id)}&limit=20&offset=0&attrs=name&count=true`,
+      `${base}/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type.id)}&limit=20&offset=0&order=name&count=true`,
       {
         headers: { authorization: `Bearer ${token}` },
       },

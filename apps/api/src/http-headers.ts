@@ -77,7 +77,14 @@ export async function registerHttpHeaders(app: FastifyInstance, config: Config):
       "If-Match",
       "X-Request-Id",
     ],
-    exposedHeaders: ["ETag", "Location", "Content-Disposition", "X-Total-Count", "NGSILD-Results-Count"],
+    exposedHeaders: [
+      "ETag",
+      "Location",
+      "Content-Disposition",
+      "X-Total-Count",
+      "X-Order",
+      "NGSILD-Results-Count",
+    ],
     maxAge: 600,
   });
 }

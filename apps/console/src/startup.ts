@@ -22,7 +22,7 @@ export const firstPageQuery = (typeId: string): Record<string, string> => ({
   typeId,
   limit: "20",
   offset: "0",
-  attrs: "name",
+  order: "name",
   count: "true",
 });
 
@@ -30,7 +30,8 @@ export const firstPageQuery = (typeId: string): Record<string, string> => ({
 export function firstPageAt(search: URLSearchParams): Record<string, string> | undefined {
   const typeId = search.get("typeId");
   const entitiesTab = (search.get("activeTab") ?? "entities") === "entities";
-  return typeId && entitiesTab && !search.get("entityId") ? firstPageQuery(typeId) : undefined;
+  const elsewhere = ["entityId", "page", "size", "search"].some((name) => search.get(name));
+  return typeId && entitiesTab && !elsewhere ? firstPageQuery(typeId) : undefined;
 }
 
 /** The workspace whose view this address shows (`/workspace/{id}`), if any. */

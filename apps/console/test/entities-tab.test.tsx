@@ -50,7 +50,7 @@ describe("entities tab", () => {
       typeId: T.building,
       limit: "20",
       offset: "0",
-      attrs: "name",
+      order: "name",
       count: "true",
     });
     const link = screen.getByRole("link", { name: "urn:ngsi-ld:Building:0" });
@@ -67,5 +67,38 @@ describe("entities tab", () => {
     await waitFor(() => expect(listCalls(calls).at(-1)!.query.get("search")).toBe("42"));
     expect(listCalls(calls).at(-1)!.query.get("count")).toBeNull();
     expect(await screen.findByRole("link", { name: "urn:ngsi-ld:Building:42" })).toBeInTheDocument();
+  });
+
+  it("keeps the page, page size and search in the address, so that Back and reload return there", async () => {
+    const { calls, user, client } = renderList(
+      `/workspace/ws1?typeId=${encodeURIComponent(T.building)}&page=3&size=50`,
+    );
+    await settled(client);
+    expect(Object.fromEntries(listCalls(calls).at(-1)!.query)).toMatchObject({ limit: "50", offset: "100" });
+    expect(await screen.findByText("Page 3 of 2000")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next page" }));
+    await waitFor(() => expect(listCalls(calls).at(-1)!.query.get("offset")).toBe("150"));
+    expect(screen.getByTestId("search").textContent).toContain("page=4");
+    const reloaded = renderList(`/workspace/ws1?typeId=${encodeURIComponent(T.building)}&search=42`);
+    await settled(reloaded.client);
+    expect(listCalls(reloaded.calls).at(-1)!.query.get("search")).toBe("42");
+    expect(screen.getAllByRole("searchbox", { name: "Search the entities" }).at(-1)).toHaveValue("42");
+  });
+
+  it("lists an entity without a name by its id", async () => {
+    mockContextApi({
+      ...modelRoutes,
+      "GET /workspace/ws1/entities": {
+        body: [{ id: "urn:ngsi-ld:Building:unnamed", type: "Building" }],
+        headers: { "x-total-count": "1", "x-order": "name" },
+      },
+    });
+    const { client } = renderAt(
+      `/workspace/ws1?typeId=${encodeURIComponent(T.building)}`,
+      "/workspace/:workspaceId",
+      <ContextDataTabs workspaceId="ws1" />,
+    );
+    await settled(client);
+    expect(await screen.findByRole("link", { name: "urn:ngsi-ld:Building:unnamed" })).toBeInTheDocument();
   });
 });

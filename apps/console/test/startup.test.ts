@@ -39,7 +39,7 @@ describe("start-up requests", () => {
       "/assets/screens-2.js",
     ]);
     preloads.forEach((link) => link.remove());
-    const firstPage = `/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type)}&limit=20&offset=0&attrs=name&count=true`;
+    const firstPage = `/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type)}&limit=20&offset=0&order=name&count=true`;
     expect(asked).toEqual([
       firstPage,
       `/api/workspace/${ws}/types`,
@@ -52,7 +52,7 @@ describe("start-up requests", () => {
       typeId: type,
       limit: "20",
       offset: "0",
-      attrs: "name",
+      order: "name",
       count: "true",
     });
     expect(page).toEqual({ entities: [], total: 7 });

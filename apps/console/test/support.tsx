@@ -99,7 +99,13 @@ afterEach(() => {
 });
 
 function CurrentPath() {
-  return <output data-testid="location">{useLocation().pathname}</output>;
+  const { pathname, search } = useLocation();
+  return (
+    <>
+      <output data-testid="location">{pathname}</output>
+      <output data-testid="search">{search}</output>
+    </>
+  );
 }
 
 /** The path the router is at (to check where a page navigated to). */

@@ -10,6 +10,7 @@ import { badRequest } from "./problems.ts";
  *   And    := Item ( ";" Item )*
  *   Item   := "(" Query ")" | Term
  *   Term   := Path [ Op Value ]         a Path alone tests that the attribute exists
+ *           | "!" Path                  ... and "!" before it that it does not
  *   Path   := name ( "." name )* ( "[" key "]" )*    "." = sub-attribute, "[ ]" = inside the value
  *   Op     := "==" | "!=" | ">=" | ">" | "<=" | "<" | "~=" | "!~="
  *   Value  := Scalar | Scalar ("," Scalar)+ | Scalar ".." Scalar | a pattern after ~= / !~=
@@ -38,7 +39,7 @@ export interface AttributePath {
 
 export type QueryNode =
   | { kind: "and" | "or"; items: QueryNode[] }
-  | { kind: "term"; path: AttributePath; op?: Operator; value?: QueryValue };
+  | { kind: "term"; path: AttributePath; op?: Operator; value?: QueryValue; absent?: true };
 
 const operators: Operator[] = ["==", "!=", ">=", "<=", "!~=", "~=", ">", "<"];
 const maxLength = 4096;
@@ -95,6 +96,13 @@ class Parser {
   }
 
   private term(): QueryNode {
+    if (this.peek("!")) {
+      this.pos++;
+      const path = this.path();
+      if (this.pos < this.text.length && !";|)".includes(this.text[this.pos]!))
+        this.fail("! takes an attribute alone (it tests that the attribute does not exist)");
+      return { kind: "term", path, absent: true };
+    }
     const path = this.path();
     const op = operators.find((o) => this.peek(o));
     if (!op) {
@@ -328,6 +336,7 @@ export function evaluate(node: QueryNode, attrs: Record<string, unknown[]>, reso
       ? node.items.every((i) => evaluate(i, attrs, resolved))
       : node.items.some((i) => evaluate(i, attrs, resolved));
   const targets = targetsOf(attrs, resolved.get(node.path)!);
+  if (node.absent) return targets.length === 0;
   if (!node.op) return targets.length > 0;
   const value = node.value!;
   switch (node.op) {

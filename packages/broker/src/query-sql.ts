@@ -55,6 +55,8 @@ const pathMatch = (path: string): SQL => sql`attrs @? ${path}::jsonpath`;
 
 function term(node: Extract<QueryNode, { kind: "term" }>, resolved: Resolved): Translation {
   const p = resolved.get(node.path)!;
+  if (node.absent)
+    return p.member || p.keys.length ? { exact: false } : { exact: true, where: sql`NOT ${exists(p)}` };
   if (p.member) return { exact: false, where: exists(p) };
   if (!node.op) {
     if (p.keys.length) return { exact: false, where: exists(p) };

@@ -6,6 +6,7 @@ import type { Config } from "../config.ts";
 import { Problem } from "../problems.ts";
 import type { Item, Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
+import { byNameThenId, pageByName, SORTED_UP_TO } from "./entity-order.ts";
 import { completeAttributes, newEntity, updateAttributes } from "./entity-input.ts";
 import { workspaceData } from "./workspace-data.ts";
 
@@ -28,6 +29,12 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   count: z.enum(["true", "false"]).optional(),
   search: z.string().optional().describe("case-insensitive part of the id or of the name"),
+  order: z
+    .enum(["name"])
+    .optional()
+    .describe(
+      `name: every entity (with or without a name) by name, then id, across pages, answering only id, type and name; past ${SORTED_UP_TO} entities the broker's order (X-Order says which)`,
+    ),
 });
 
 /**
@@ -74,7 +81,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     {
       schema: {
         tags,
-        summary: "One page of the workspace's entities (X-Total-Count with count=true)",
+        summary: "One page of the workspace's entities (X-Total-Count with count=true, or in name order)",
         params: workspaceParams,
         querystring: listQuery,
         response: { 200: z.array(entity) },
@@ -82,12 +89,12 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const { search, attrs, count, typeId, ...rest } = request.query;
+      const { search, attrs, count, typeId, order, ...rest } = request.query;
       const data = await workspaceData(records, config, workspaceId, request);
       const query: EntityQuery = {
         ...rest,
         ...(typeId ? { type: String((await data.typeById(typeId)).name) } : {}),
-        ...(attrs ? { attrs: attrs.split(",").filter(Boolean) } : {}),
+        ...(attrs && !order ? { attrs: attrs.split(",").filter(Boolean) } : {}),
       };
       const client = await viaBroker(() => data.broker());
       return viaBroker(async () => {
@@ -99,9 +106,20 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
             listOrEmpty(() => client.queryEntities({ ...query, q: `name~="${containing(search)}"` }), none),
           ]);
           const seen = new Set<string>();
-          return [...byId.entities, ...byName.entities]
-            .filter((e) => !seen.has(e.id) && seen.add(e.id))
-            .slice(0, query.limit);
+          const found = [...byId.entities, ...byName.entities].filter(
+            (e) => !seen.has(e.id) && seen.add(e.id),
+          );
+          if (order) reply.header("x-order", "name");
+          return (order ? found.sort(byNameThenId) : found).slice(0, query.limit);
+        }
+        if (order) {
+          const page = await listOrEmpty(
+            () => pageByName(client, query, { limit: query.limit ?? 20, offset: query.offset ?? 0 }),
+            { entities: [], count: 0, order: "name" as const },
+          );
+          if (page.count !== undefined) reply.header("x-total-count", String(page.count));
+          reply.header("x-order", page.order);
+          return page.entities;
         }
         const page = await listOrEmpty(() => client.queryEntities({ ...query, count: count === "true" }), {
           entities: [],

@@ -134,6 +134,11 @@ describe("TP/NGSI-LD/CI/Cons/QE/019 q, the query language", () => {
     ["controlledBy==urn:ngsi-ld:Building:q001", 1],
     ["temperature", 3],
     ["temperature>=25;temperature<30", 1],
+    ["!temperature", 30],
+    ["!name", 3],
+    ["!name;temperature>=25", 2],
+    ["floors==0|!name", 9],
+    ["!temperature.accuracy;temperature", 2],
   ])("%s → %i entities", async (query, count) => {
     expect(await q(query)).toHaveLength(count);
   });
@@ -150,14 +155,22 @@ describe("TP/NGSI-LD/CI/Cons/QE/019 q, the query language", () => {
     }
   });
 
-  it.each(["floors=3", "floors<>3", "floors>>3", "(floors==3", "floors==", "floors~=(", "floors>1,2"])(
-    "%s is 400 BadRequestData, never 500",
-    async (query) =>
-      problem(
-        await call("GET", `/entities?type=Building&q=${encodeURIComponent(query)}`),
-        400,
-        "BadRequestData",
-      ),
+  it.each([
+    "floors=3",
+    "floors<>3",
+    "floors>>3",
+    "(floors==3",
+    "floors==",
+    "floors~=(",
+    "floors>1,2",
+    "!floors==3",
+    "!",
+  ])("%s is 400 BadRequestData, never 500", async (query) =>
+    problem(
+      await call("GET", `/entities?type=Building&q=${encodeURIComponent(query)}`),
+      400,
+      "BadRequestData",
+    ),
   );
 });
 

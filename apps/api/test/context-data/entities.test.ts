@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { driver } from "../support/harness.ts";
 import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
+import { NgsiLdClient } from "@orrery/ngsi-ld";
+import { pageByName } from "../../src/context-data/entity-order.ts";
 
 const ctx = useEmbeddedWorkspace();
 
@@ -114,6 +116,54 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     const empty = await api("GET", `${other.path}/entities?type=Building&count=true`);
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual([]);
+  });
+
+  it("lists every entity in name order across pages, those without a name too, as another client made them", async () => {
+    const own = await ctx.another();
+    const tenant = String(own.workspace.contextBrokerTenant);
+    const made = [
+      { id: "urn:ngsi-ld:Building:z1", type: "Building", floors: { type: "Property", value: 1 } },
+      { id: "urn:ngsi-ld:Building:a1", type: "Building" },
+      building("urn:ngsi-ld:Building:10"),
+      { ...building("urn:ngsi-ld:Building:n2"), name: { type: "Property", value: "building 2" } },
+      { ...building("urn:ngsi-ld:Building:annex"), name: { type: "Property", value: "Annex" } },
+      {
+        id: "urn:ngsi-ld:Building:chapel",
+        type: "Building",
+        name: { type: "LanguageProperty", languageMap: { en: "Chapel", fr: "Chapelle" } },
+      },
+    ];
+    // Written straight to the broker, as another client would: no name on two of them.
+    const batch = await fetch(`${ctx.base}/ngsi-ld/v1/entityOperations/create`, {
+      method: "POST",
+      headers: { "NGSILD-Tenant": tenant, "content-type": "application/json" },
+      body: JSON.stringify(made),
+    });
+    expect(batch.status).toBe(201);
+    const ids = (body: Array<{ id: string }>) => body.map((e) => e.id.replace("urn:ngsi-ld:Building:", ""));
+    const order = ["annex", "n2", "10", "chapel", "a1", "z1"];
+    const first = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&limit=4&count=true`);
+    expect(first.headers["x-total-count"], JSON.stringify([first.status, first.headers, first.body])).toBe("6");
+    expect(first.headers["x-order"]).toBe("name");
+    expect(ids(first.body)).toEqual(order.slice(0, 4));
+    const second = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&limit=4&offset=4`);
+    expect(ids(second.body)).toEqual(order.slice(4));
+    expect(second.body[1]).toEqual({ id: "urn:ngsi-ld:Building:z1", type: "Building" });
+    // With a query, those without a name are still there.
+    const tall = await ctx.api(
+      "GET",
+      `${own.path}/entities?type=Building&order=name&q=${encodeURIComponent("floors>=1")}`,
+    );
+    expect(ids(tall.body)).toEqual(["annex", "n2", "10", "z1"]);
+    // A search finds them by id.
+    const search = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&search=Z1`);
+    expect(ids(search.body)).toEqual(["z1"]);
+    // Past the limit of a sort, the broker's order, every entity still listed.
+    const client = new NgsiLdClient({ baseUrl: ctx.base, implementationName: "embedded", tenant });
+    const large = await pageByName(client, { type: "Building" }, { limit: 10, offset: 0 }, 5);
+    expect(large.order).toBe("broker");
+    expect(large.count).toBe(6);
+    expect(large.entities.map((e) => e.id).sort()).toEqual(made.map((e) => e.id).sort());
   });
 
   it("replaces, adds, updates and deletes attributes", async () => {

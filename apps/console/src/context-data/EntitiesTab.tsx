@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Alert, Button, Card, Form, InputGroup, Pagination, Spinner, Table } from "react-bootstrap";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
@@ -42,12 +42,34 @@ function EntityList({
 }) {
   const { t } = useTranslation();
   const can = useCan();
-  const [size, setSize] = useState<number>(20);
-  const [page, setPage] = useState(0);
-  const [text, setText] = useState("");
+  // Page, page size and search live in the address: Back and reload return to the same place.
+  const [params, setParams] = useSearchParams();
+  const sizeParam = Number(params.get("size"));
+  const size: number = (pageSizes as readonly number[]).includes(sizeParam) ? sizeParam : 20;
+  const page = Math.max(0, Math.floor(Number(params.get("page")) || 1) - 1);
+  const search = params.get("search") ?? "";
+  const [text, setText] = useState(search);
   const [dialog, setDialog] = useState(false);
-  const search = useDebounced(text.trim());
-  useEffect(() => setPage(0), [search, size, type.id]);
+  const typed = useDebounced(text.trim());
+  const go = (change: { page?: number; size?: number; search?: string }, replace = false) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        const set = (name: string, value: string | undefined) =>
+          value ? next.set(name, value) : next.delete(name);
+        if (change.size !== undefined) set("size", change.size === 20 ? undefined : String(change.size));
+        if (change.search !== undefined) set("search", change.search);
+        set("page", change.page ? String(change.page + 1) : undefined);
+        return next;
+      },
+      { replace },
+    );
+  const setPage = (p: number) => go({ page: p });
+  useEffect(() => {
+    if (typed !== search) go({ search: typed, page: 0 }, true);
+  }, [typed]);
+  // Back or forward to another search: the box shows it.
+  useEffect(() => setText(search), [search]);
   // The first page is the query prefetch.ts starts with the view; a search has no count.
   const { count, ...names } = firstPageQuery(type.id);
   const query: Record<string, string> = {
@@ -103,7 +125,7 @@ function EntityList({
               size="sm"
               style={{ width: "auto" }}
               value={size}
-              onChange={(e) => setSize(Number(e.target.value))}
+              onChange={(e) => go({ size: Number(e.target.value), page: 0 })}
             >
               {pageSizes.map((n) => (
                 <option key={n} value={n}>
@@ -114,6 +136,7 @@ function EntityList({
           </Form.Group>
           <span className="small text-body-secondary ms-auto" data-testid="entities-total">
             {total !== undefined && t("entities.total", { count: total })}
+            {list.data?.order === "broker" && ` ${t("entities.brokerOrder")}`}
           </span>
         </div>
         {list.isError ? (

@@ -130,7 +130,7 @@ export function Relationships(props: {
       const query = {
         type: type.name,
         q: `${property.name}=="${entity.id}"`,
-        attrs: "name",
+        order: "name",
         limit: String(DESCENDING_LIMIT),
         count: "true",
       };

@@ -31,7 +31,7 @@ export function RelationshipSelect(props: {
     {
       type: props.targetType?.name ?? "",
       limit: String(CHOICES),
-      attrs: "name",
+      order: "name",
       ...(search ? { search } : {}),
     },
     !!props.targetType,

@@ -42,6 +42,8 @@ export interface EntityPage {
   entities: Entity[];
   /** X-Total-Count when the query counted (not with a search). */
   total?: number;
+  /** X-Order of a list asked in name order: "broker" when the type had too many entities to sort. */
+  order?: string;
 }
 
 /** One query of entities: the page the server returns, never more. */
@@ -51,7 +53,11 @@ export async function fetchEntities(ws: string, query: Record<string, string>): 
     fetch(url, { headers: { accept: "application/json", ...authorization() } }));
   if (!response.ok) throw await apiError(response);
   const total = response.headers.get("x-total-count");
-  return { entities: (await response.json()) as Entity[], total: total === null ? undefined : Number(total) };
+  return {
+    entities: (await response.json()) as Entity[],
+    total: total === null ? undefined : Number(total),
+    order: response.headers.get("x-order") ?? undefined,
+  };
 }
 
 /**

@@ -106,7 +106,8 @@ export function WorkspaceView() {
   const select = (typeId: string) => {
     const next = new URLSearchParams(search);
     next.set("typeId", typeId);
-    if (next.get("typeId") !== search.get("typeId")) next.delete("entityId");
+    if (next.get("typeId") !== search.get("typeId"))
+      for (const name of ["entityId", "page", "size", "search"]) next.delete(name);
     setSearch(next);
   };
   if (workspace.isError) return <ErrorAlert error={workspace.error} />;
