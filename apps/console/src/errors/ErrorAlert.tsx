@@ -1,33 +1,26 @@
-import { lazy, Suspense } from "react";
 import { Alert } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api.ts";
+import { JsonTree } from "./JsonTree.tsx";
 
-const JsonView = lazy(() => import("@uiw/react-json-view"));
-
-/** The spec's error alert: heading, the error title if any, and the details as a JSON tree expanded to depth 10. */
+/**
+ * The spec's error alert: heading, the error title if any, then the reason as a sentence (the
+ * problem's detail, or what the user can do about the status), then the details as a JSON tree
+ * expanded to depth 10.
+ */
 export function ErrorAlert({ error }: { error: unknown }) {
   const { t } = useTranslation();
   if (!error) return null;
   const body = error instanceof ApiError ? error.body : { detail: (error as Error).message ?? String(error) };
+  const reason = error instanceof ApiError ? explain(error, t) : body.detail;
   return (
     <Alert variant="danger" className="text-break" data-testid="error-alert">
       <Alert.Heading as="h2" className="h6 text-uppercase">
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
-      {error instanceof ApiError && [403, 409, 412].includes(error.status) && (
-        <p className="mb-2">{explain(error, t)}</p>
-      )}
-      <Suspense fallback={<pre className="small mb-0">{JSON.stringify(body, null, 4)}</pre>}>
-        <JsonView
-          value={body as object}
-          collapsed={10}
-          displayDataTypes={false}
-          enableClipboard={false}
-          style={{ background: "transparent" }}
-        />
-      </Suspense>
+      {reason && <p className="mb-2">{reason}</p>}
+      <JsonTree value={body as object} />
     </Alert>
   );
 }

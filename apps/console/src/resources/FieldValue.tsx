@@ -1,12 +1,10 @@
-import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field, type KindDefinition } from "@orrery/model";
+import { JsonTree } from "../errors/JsonTree.tsx";
 import { useCan } from "../permissions.ts";
 import { kindRoute, placementOf } from "../routes.ts";
 import { useItem, useList, type Item } from "./queries.ts";
-
-const JsonView = lazy(() => import("@uiw/react-json-view"));
 
 /** A referenced record, read from the kind's list (cached, shared by every row) when the user may list it. */
 function useRecord(kindName: string, id: string | undefined) {
@@ -88,13 +86,7 @@ export function FieldValue({ field, value }: { field: Field; value: unknown }) {
         </time>
       );
     case "json":
-      return value === null ? (
-        <span>{t("common.none")}</span>
-      ) : (
-        <Suspense fallback={<code>{JSON.stringify(value).slice(0, 200)}</code>}>
-          <JsonView value={value as object} collapsed={false} displayDataTypes={false} />
-        </Suspense>
-      );
+      return value === null ? <span>{t("common.none")}</span> : <JsonTree value={value as object} />;
     case "point":
       return <span>{(value as number[]).map((n) => Math.round(n)).join(", ")}</span>;
     case "markup":

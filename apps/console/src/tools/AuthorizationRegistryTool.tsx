@@ -1,4 +1,3 @@
-import JsonView from "@uiw/react-json-view";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
@@ -6,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/model";
 import { call } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
+import { JsonTree } from "../errors/JsonTree.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { useList, type Item } from "../resources/queries.ts";
 
@@ -153,7 +153,7 @@ export default function AuthorizationRegistryTool() {
             {evidence ? (
               <>
                 <h3 className="h6">{tt("result")}</h3>
-                <JsonView value={evidence as object} collapsed={10} displayDataTypes={false} />
+                <JsonTree value={evidence as object} />
               </>
             ) : (
               <Alert variant="info" className="mb-0">
