@@ -236,6 +236,19 @@ describe("service form", () => {
     await user.selectOptions(field(label), name);
   };
 
+  it("chooses a required select's only option, so that what is sent is what is shown", async () => {
+    const { user, calls } = renderCreate(services, references);
+    await waitFor(() => expect(field("Context broker")).toHaveValue("urn:ngsi-ld:Broker:1"));
+    expect(within(field("Context broker")).queryByRole("option", { name: "Choose…" })).toBeNull();
+    // A select that is not required keeps its empty choice.
+    await user.click(field("Authorization required"));
+    expect(within(field("Authorization mode")).getByRole("option", { name: "Choose…" })).toBeInTheDocument();
+    await user.click(field("Authorization required"));
+    await user.type(field("Name"), "City");
+    await user.click(screen.getByRole("button", { name: "Create" }));
+    expect((await postedBody(calls)).hasContextBroker).toBe("urn:ngsi-ld:Broker:1");
+  });
+
   it("shows the mode only with authorization, then the fields of oauth2 or siop2", async () => {
     const { user } = renderCreate(services, references);
     expect(queryField("Authorization mode")).toBeNull();

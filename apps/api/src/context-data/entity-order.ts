@@ -32,8 +32,10 @@ const listed = (e: Entity): Entity => ({ id: e.id, type: e.type, ...(e.name ? { 
 /**
  * A page of every entity of the query in name order, those without a name included (asking
  * `attrs=name` would leave them out: NGSI-LD answers only the entities that have a listed attribute).
- * The named ones are read with only their name, the others with `!name`; both are counted first,
- * and past `upTo` (or with a broker that does not count them) the page is the broker's own.
+ * The broker's own page comes first, with its count: past `upTo` entities it is the answer (one
+ * call, as for an unsorted list). Otherwise the named ones are read with only their name and the
+ * others with `!name`, and sorted; a broker that does not know `!name` (it is not in every NGSI-LD
+ * version) keeps its own order.
  */
 export async function pageByName(
   client: NgsiLdClient,
@@ -42,26 +44,19 @@ export async function pageByName(
   upTo = SORTED_UP_TO,
 ): Promise<OrderedPage> {
   const { limit: _limit, offset: _offset, attrs: _attrs, ...all } = query;
+  const own = await client.queryEntities({ ...all, ...page, count: true });
+  const brokers: OrderedPage = { ...own, order: "broker" };
+  if (own.count === undefined || own.count > upTo) return brokers;
   const named: EntityQuery = { ...all, attrs: ["name"] };
   const unnamed: EntityQuery = { ...all, q: all.q ? `(${all.q});!name` : "!name" };
-  // A broker that does not know `!name` (not in every NGSI-LD version) gives the broker's order too.
-  const counted = (q: EntityQuery) =>
-    client.queryEntities({ ...q, limit: 0, count: true }).then(
-      (page) => page.count ?? Infinity,
-      (err: unknown) => {
-        if (err instanceof NgsiLdError && err.status === 400) return Infinity;
-        throw err;
-      },
-    );
-  const [withName, without] = await Promise.all([named, unnamed].map(counted));
-  const total = withName! + without!;
-  if (total > upTo) {
-    const { entities, count } = await client.queryEntities({ ...all, ...page, count: true });
-    return { entities, count, order: "broker" };
-  }
   const every: Entity[] = [];
-  for (const q of [named, unnamed])
-    for await (const entities of client.entityPages(q, { max: upTo })) every.push(...entities.map(listed));
+  try {
+    for (const q of [named, unnamed])
+      for await (const entities of client.entityPages(q, { max: upTo })) every.push(...entities.map(listed));
+  } catch (err) {
+    if (err instanceof NgsiLdError && err.status === 400) return brokers;
+    throw err;
+  }
   every.sort(byNameThenId);
   return { entities: every.slice(page.offset, page.offset + page.limit), count: every.length, order: "name" };
 }

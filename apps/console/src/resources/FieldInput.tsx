@@ -11,27 +11,51 @@ import { useList, type Item } from "./queries.ts";
 /** Which records a reference select offers (all of them unless the form narrows them). */
 export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
 
-/** Options of a reference select; the select is keyed on their number so a stored value shows once they arrive. */
-function useReferenceOptions(kindName: string | undefined) {
-  const kind = kindName ? kindsByName.get(kindName) : undefined;
+/** The options of a select: an enum's values, or the records a reference may name. */
+function useSelectOptions(field: Field, filter?: OptionFilter): Array<{ value: string; label: string }> {
+  const { t } = useTranslation();
+  const kind = field.input === "reference" ? kindsByName.get(field.kind) : undefined;
   const can = useCan();
-  return useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind)).data?.length ?? 0;
+  const all = useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind)).data ?? [];
+  if (field.input === "enum")
+    return field.options.map((o) => ({ value: o, label: t(`options.${field.name}.${o}`) }));
+  return all
+    .filter((item) => !filter || filter(item, all))
+    .map((item) => ({ value: item.id, label: String(item.name ?? item.id) }));
 }
 
-function ReferenceOptions({ kind: kindName, filter }: { kind: string; filter?: OptionFilter }) {
-  const kind = kindsByName.get(kindName)!;
-  const can = useCan();
-  const all = useList(kind, can.index(kind)).data ?? [];
+/**
+ * A select of an enum or a reference. A required one with a single option has it chosen (the user
+ * sees what is sent), and offers "Choose..." only while nothing is chosen.
+ */
+function Select(props: {
+  options: Array<{ value: string; label: string }>;
+  required: boolean;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+  control: React.ComponentProps<typeof Form.Select>;
+}) {
+  const { t } = useTranslation();
+  const { options, required, value, onChange } = props;
+  const only = required && options.length === 1 ? options[0]!.value : undefined;
+  useEffect(() => {
+    if (only !== undefined && !value) onChange(only);
+  }, [only, value, onChange]);
   return (
-    <>
-      {all
-        .filter((item) => !filter || filter(item, all))
-        .map((item) => (
-          <option key={item.id} value={item.id}>
-            {item.name}
-          </option>
-        ))}
-    </>
+    <Form.Select
+      // keyed on the options' number, so that a stored value shows once they arrive
+      key={options.length}
+      {...props.control}
+      value={value ?? ""}
+      onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}
+    >
+      {(!required || !value) && <option value="">{t("common.choose")}</option>}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </Form.Select>
   );
 }
 
@@ -119,7 +143,7 @@ export function FieldInput({
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
-  const optionCount = useReferenceOptions(field.input === "reference" ? field.kind : undefined);
+  const options = useSelectOptions(field, optionFilter);
   const rawError = formState.errors[field.name] as { type?: string; message?: string } | undefined;
   const error = fieldErrorText(
     field,
@@ -172,27 +196,13 @@ export function FieldInput({
           name={field.name}
           control={control}
           render={({ field: f }) => (
-            <Form.Select
-              key={optionCount}
-              {...common}
-              disabled={disabled}
-              name={f.name}
-              ref={f.ref}
-              onBlur={f.onBlur}
-              value={(f.value as string) ?? ""}
-              onChange={(e) => f.onChange(e.target.value === "" ? undefined : e.target.value)}
-            >
-              <option value="">{t("common.choose")}</option>
-              {field.input === "enum" ? (
-                field.options.map((o) => (
-                  <option key={o} value={o}>
-                    {t(`options.${field.name}.${o}`)}
-                  </option>
-                ))
-              ) : (
-                <ReferenceOptions kind={field.kind} filter={optionFilter} />
-              )}
-            </Form.Select>
+            <Select
+              options={options}
+              required={!!required && !disabled}
+              value={f.value as string | undefined}
+              onChange={f.onChange}
+              control={{ ...common, disabled, name: f.name, ref: f.ref, onBlur: f.onBlur }}
+            />
           )}
         />
       );
