@@ -27,7 +27,7 @@ describe("delete", () => {
   const askToDelete = async (user: ReturnType<typeof renderShow>["user"]) => {
     await user.click(await screen.findByRole("button", { name: "Delete" }));
     const dialog = await screen.findByRole("dialog");
-    expect(dialog).toHaveTextContent("Are you sure you want to delete this context broker?");
+    expect(dialog).toHaveTextContent("Are you sure you want to delete this context broker, “Alpha”?");
     return dialog;
   };
 
@@ -47,6 +47,11 @@ describe("delete", () => {
     await user.click(within(dialog).getByRole("button", { name: "Yes" }));
     await waitFor(() => expect(currentPath()).toBe("/context-brokers"));
     expect(sent(calls, "DELETE").map((c) => c.path)).toEqual([`/context-brokers/${id}`]);
+    // The deleted record is not asked for again (it would only answer 404).
+    const deletedAt = calls.findIndex((c) => c.method === "DELETE");
+    expect(
+      calls.slice(deletedAt).filter((c) => c.method === "GET" && c.path === `/context-brokers/${id}`),
+    ).toEqual([]);
   });
 
   it("shows the deletion failure dialog with the server's detail on 409", async () => {

@@ -5,7 +5,7 @@ import { NgsiLdError, type Entity, type EntityQuery, type NgsiLdClient } from "@
  * page reads the id and name of every entity of the query, which is cheap for thousands and not
  * for a hundred thousand.
  */
-export const SORTED_UP_TO = 5_000;
+export const SORTED_UP_TO = 2_000;
 
 /** One page of a list, and whether it is in name order or the broker's. */
 export interface OrderedPage {

@@ -121,7 +121,7 @@ export function ShowPage({
             />
           ))}
       {deletion.dialogs({
-        confirm: t("operations.confirmDelete", { this: k("this") }),
+        confirm: t("operations.confirmDelete", { this: k("this"), name: title ?? id }),
         failed: t("operations.deletionFailed", { of: k("of") }),
         detail: explain(remove.error, t),
       })}

@@ -47,8 +47,17 @@ export function useItem(kind: KindDefinition, id: string | undefined, enabled = 
  * A change to a type or property makes the workspace's data model outdated on the server: refetch
  * the workspace so that dataModelUpToDate shows it (spec section 4).
  */
-async function afterChange(client: ReturnType<typeof useQueryClient>, kind: KindDefinition) {
-  await client.invalidateQueries({ queryKey: recordKeys.kind(kind.kind) });
+async function afterChange(
+  client: ReturnType<typeof useQueryClient>,
+  kind: KindDefinition,
+  deleted?: readonly unknown[],
+) {
+  const gone = (key: readonly unknown[]) =>
+    !!deleted && key.length === deleted.length && key.every((k, i) => k === deleted[i]);
+  await client.invalidateQueries({
+    queryKey: recordKeys.kind(kind.kind),
+    predicate: (q) => !gone(q.queryKey),
+  });
   if (kind.scope === "workspace") await client.invalidateQueries({ queryKey: recordKeys.kind("workspaces") });
 }
 
@@ -76,10 +85,11 @@ export function useDelete(kind: KindDefinition) {
   return useMutation({
     mutationFn: (id: string) => call<unknown>(itemPath(kind, id, scope), { method: "DELETE" }),
     onSuccess: async (_r, id) => {
-      client.removeQueries({ queryKey: recordKeys.item(kind.kind, id, scope) });
       // A deleted workspace leaves the bar of open workspaces too.
       if (kind.kind === "workspaces") closeWorkspace(id);
-      await afterChange(client, kind);
+      // Everything of the kind is read again but the deleted record, whose page is being left
+      // and would only answer 404; its cached copy goes with its page.
+      await afterChange(client, kind, recordKeys.item(kind.kind, id, scope));
     },
   });
 }
