@@ -51,6 +51,11 @@ test("the showroom user sees no Administration or Tools menu", async ({ page }) 
   await expect(page.getByRole("link", { name: en.app.workspaces, exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: en.app.administration })).toHaveCount(0);
   await expect(page.getByRole("button", { name: en.app.tools })).toHaveCount(0);
+  // Its workspaces name their service, as plain text (it may not open the service's page).
+  const supermarket = page.getByRole("row", { name: /Supermarket/ });
+  await expect(supermarket.getByText("Demo service", { exact: true })).toBeVisible();
+  await expect(supermarket.getByRole("link", { name: "Demo service" })).toHaveCount(0);
+  await expect(page.getByText(/urn:ngsi-ld:Service:/)).toHaveCount(0);
 });
 
 test("switching to French changes every visible label, and the choice survives a reload", async ({

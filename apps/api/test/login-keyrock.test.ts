@@ -295,9 +295,11 @@ describe(`Keyrock login over HTTP (${driver})`, () => {
           signInProblem: string;
         };
         expect(config.signInProblem).toMatch(expected);
-        expect(api.t.logs.some((line) => line.includes("sign-in will fail") && expected.test(line.replaceAll('\\"', '"')))).toBe(
-          true,
-        );
+        expect(
+          api.t.logs.some(
+            (line) => line.includes("sign-in will fail") && expected.test(line.replaceAll('\\"', '"')),
+          ),
+        ).toBe(true);
         expect(api.t.logs.filter((line) => line.includes(admin.password))).toEqual([]);
       } finally {
         await api.t.close();

@@ -231,11 +231,28 @@ describe(`types and properties (${driver})`, () => {
     expect(res.body.detail).toContain('properties "refBuilding"');
   });
 
-  it("keep temporal services referenced by a temporal property", async () => {
-    const { workspace } = await newWorkspace();
+  it("keep temporal services referenced by a temporal property, chosen among the workspace's", async () => {
     const history = (
       await api("POST", "/api/temporal-services", { name: "History", temporalServiceType: "ngsi-ld" })
     ).body;
+    const elsewhere = (
+      await api("POST", "/api/temporal-services", { name: "Elsewhere", temporalServiceType: "ngsi-ld" })
+    ).body;
+    const { workspace } = await newWorkspace({ temporalServices: [history.id] });
+    const foreign = await api(
+      "POST",
+      `/api/workspace/${workspace.id}/properties`,
+      property((await api("POST", `/api/workspace/${workspace.id}/types`, { name: "U" })).body.id, {
+        temporal: true,
+        temporalServices: [history.id, elsewhere.id],
+      }),
+      { "accept-language": "fr" },
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors).toEqual([
+      expect.objectContaining({ path: "temporalServices.1", code: "field.notOfWorkspace" }),
+    ]);
+    expect(foreign.body.errors[0].message).toContain("l’espace de travail");
     const type = (await api("POST", `/api/workspace/${workspace.id}/types`, { name: "T" })).body;
     const p = await api(
       "POST",

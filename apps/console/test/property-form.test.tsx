@@ -26,11 +26,17 @@ function renderPropertyForm(implementationName = "orion-ld") {
         name: "Alpha",
         hasService: "s1",
         defaultDataModelUrl: "https://models.example.org/",
+        temporalServices: ["ts1"],
       },
     },
     "GET /services/s1": { body: { id: "s1", name: "Demo service", hasContextBroker: "b1" } },
     "GET /context-brokers/b1": { body: { id: "b1", name: "Main broker", implementationName } },
-    "GET /temporal-services": { body: [{ id: "ts1", name: "History" }] },
+    "GET /temporal-services": {
+      body: [
+        { id: "ts1", name: "History" },
+        { id: "ts2", name: "Another workspace's history" },
+      ],
+    },
     "GET /workspace/ws1/types": { body: types },
     [`GET /workspace/ws1/types/${T1}`]: { body: types[0] },
     "GET /workspace/ws1/properties": { body: propertyList },
@@ -69,12 +75,13 @@ describe("property form", () => {
     expect(field("Geographic")).not.toBeChecked();
   });
 
-  it("asks temporal services only when temporal", async () => {
+  it("asks temporal services only when temporal, among the workspace's", async () => {
     const { user, client } = renderPropertyForm();
     await settled(client);
     expect(screen.queryByLabelText("History")).toBeNull();
     await user.click(field("Temporal"));
     expect(await screen.findByLabelText("History")).toBeInTheDocument();
+    expect(screen.queryByLabelText("Another workspace's history")).toBeNull();
     await user.click(field("Temporal"));
     expect(screen.queryByLabelText("History")).toBeNull();
   });

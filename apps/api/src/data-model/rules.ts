@@ -1,5 +1,5 @@
 import { contextBrokers, multiValuedBrokers, properties, services, types, workspaces } from "@orrery/model";
-import { invalid } from "../problems.ts";
+import { fieldError, invalid } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
 import { sanitizeIcon } from "./icons.ts";
@@ -25,12 +25,7 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
     const base = workspace.defaultDataModelUrl as string | undefined;
     if (input.url === undefined && base) input.url = `${base}${input.name}`;
     if (base && input.url === base) {
-      throw invalid([
-        {
-          path: "url",
-          message: "default_url_error: the URL must not be the workspace's default data model URL alone",
-        },
-      ]);
+      throw invalid([fieldError("url", "field.defaultUrl")]);
     }
     // One term, one IRI: the generated @context maps each name to a single URL.
     const clash = (await records.findByName([types, properties], workspaceId, String(input.name))).find(
@@ -38,10 +33,7 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
     );
     if (clash) {
       throw invalid([
-        {
-          path: "url",
-          message: `a type or a property named ${String(input.name)} already uses the URL ${String(clash.url ?? "(none)")}`,
-        },
+        fieldError("url", "field.urlOfName", { name: String(input.name), url: String(clash.url ?? "-") }),
       ]);
     }
   }
@@ -83,32 +75,30 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
           const chain = new Set<string>([id ?? ""]);
           let parentId: unknown = input.hasProperty;
           while (typeof parentId === "string") {
-            if (chain.has(parentId))
-              throw invalid([
-                {
-                  path: "hasProperty",
-                  message: "cannot be the property itself or one of its sub-properties",
-                },
-              ]);
+            if (chain.has(parentId)) throw invalid([fieldError("hasProperty", "field.selfParent")]);
             chain.add(parentId);
             const parent = await records.find(properties, parentId, workspaceId);
             if (!parent) break; // the reference check answers for a missing parent
             if (parent.data.hasType !== input.hasType)
-              throw invalid([{ path: "hasProperty", message: "must be a property of the same type" }]);
+              throw invalid([fieldError("hasProperty", "field.sameType")]);
             parentId = parent.data.hasProperty;
           }
         }
+        // A property's temporal services are among its workspace's (the temporal view asks them).
+        const offered = (await records.requireWorkspace(workspaceId!)).data.temporalServices as
+          string[] | undefined;
+        const foreign = ((input.temporalServices as string[] | undefined) ?? []).findIndex(
+          (t) => !(offered ?? []).includes(t),
+        );
+        if (foreign >= 0)
+          throw invalid([
+            fieldError(`temporalServices.${foreign}`, "field.notOfWorkspace", { kind: "temporal-services" }),
+          ]);
         if (input.multiValued === true) {
           const workspace = (await records.requireWorkspace(workspaceId!)).data;
           const broker = await brokerOf(workspace.hasService);
           if (!multiValuedBrokers.includes(String(broker?.implementationName))) {
-            throw invalid([
-              {
-                path: "multiValued",
-                message:
-                  "needs a context broker that keeps several values per attribute (Scorpio, Stellio or the embedded broker)",
-              },
-            ]);
+            throw invalid([fieldError("multiValued", "field.multiValued")]);
           }
         }
         return input;

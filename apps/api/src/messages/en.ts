@@ -87,6 +87,13 @@ export const en = {
   "field.afterField": "must come after {field}",
   "field.otherWorkspace": "must be the workspace of the path, {workspace}",
   "field.reserved": '"{value}" is reserved by NGSI-LD: {because}',
+  "field.defaultUrl": "default_url_error: the URL must not be the workspace's default data model URL alone",
+  "field.urlOfName": "a type or a property named {name} already uses the URL {url}",
+  "field.selfParent": "cannot be the property itself or one of its sub-properties",
+  "field.sameType": "must be a property of the same type",
+  "field.multiValued":
+    "needs a context broker that keeps several values per attribute (Scorpio, Stellio or the embedded broker)",
+  "field.notOfWorkspace": "must be one of the workspace's {kind}",
   "reserved.entity": "every entity has a member of that name",
   "reserved.attribute": "every attribute may have a member of that name",
   "reserved.system": "the broker sets it itself",

@@ -84,6 +84,14 @@ export const fr: Record<MessageCode, string> = {
   "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
+  "field.defaultUrl":
+    "default_url_error : l’URL ne doit pas être seulement l’URL du modèle de données par défaut de l’espace de travail",
+  "field.urlOfName": "un type ou une propriété nommé {name} utilise déjà l’URL {url}",
+  "field.selfParent": "ne peut être la propriété elle-même ni l’une de ses sous-propriétés",
+  "field.sameType": "doit être une propriété du même type",
+  "field.multiValued":
+    "demande un courtier de contexte qui garde plusieurs valeurs par attribut (Scorpio, Stellio ou le courtier intégré)",
+  "field.notOfWorkspace": "doit être l’un des {kind} de l’espace de travail",
   "reserved.entity": "chaque entité a un membre de ce nom",
   "reserved.attribute": "chaque attribut peut avoir un membre de ce nom",
   "reserved.system": "le broker le renseigne lui-même",

@@ -143,7 +143,9 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     const ids = (body: Array<{ id: string }>) => body.map((e) => e.id.replace("urn:ngsi-ld:Building:", ""));
     const order = ["annex", "n2", "10", "chapel", "a1", "z1"];
     const first = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&limit=4&count=true`);
-    expect(first.headers["x-total-count"], JSON.stringify([first.status, first.headers, first.body])).toBe("6");
+    expect(first.headers["x-total-count"], JSON.stringify([first.status, first.headers, first.body])).toBe(
+      "6",
+    );
     expect(first.headers["x-order"]).toBe("name");
     expect(ids(first.body)).toEqual(order.slice(0, 4));
     const second = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&limit=4&offset=4`);

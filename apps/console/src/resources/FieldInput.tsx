@@ -69,6 +69,8 @@ function ReferenceChecks(props: {
   id: string;
   value: string[];
   within?: Within;
+  /** The ids that may be chosen, when a related record narrows them (the workspace's temporal services). */
+  offered?: readonly string[];
   onChange: (value: string[] | undefined) => void;
 }) {
   const kind = kindsByName.get(props.kind)!;
@@ -77,7 +79,11 @@ function ReferenceChecks(props: {
   const list = useList(kind, can.index(kind));
   const { watch } = useFormContext();
   const scope = props.within ? watch(props.within.field) : undefined;
-  const offered = (list.data ?? []).filter((item) => !props.within || item[props.within.via] === scope);
+  const offered = (list.data ?? []).filter(
+    (item) =>
+      (!props.within || item[props.within.via] === scope) &&
+      (!props.offered || props.offered.includes(item.id)),
+  );
   const { value, onChange } = props;
   const stale = list.isSuccess && value.some((v) => !offered.some((item) => item.id === v));
   useEffect(() => {
@@ -133,6 +139,7 @@ export function FieldInput({
   secretSet,
   disabledReason,
   optionFilter,
+  offered,
 }: {
   field: Field;
   mode: "create" | "update";
@@ -140,6 +147,8 @@ export function FieldInput({
   /** Set when a rule across records forbids the field; shown under it. */
   disabledReason?: string;
   optionFilter?: OptionFilter;
+  /** The ids a reference list may offer (see ReferenceChecks). */
+  offered?: readonly string[];
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
@@ -253,6 +262,7 @@ export function FieldInput({
               id={id}
               value={(f.value as string[] | undefined) ?? []}
               within={field.within}
+              offered={offered}
               onChange={f.onChange}
             />
           )}

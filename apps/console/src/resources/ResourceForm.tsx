@@ -31,7 +31,7 @@ export function ResourceForm(props: {
   item?: Item;
   etag?: string | null;
   fixed?: Record<string, unknown>;
-  rules?: { locks: Record<string, string>; defaultDataModelUrl?: string };
+  rules?: { locks: Record<string, string>; offered?: Record<string, string[]>; defaultDataModelUrl?: string };
   onSaved: (item: Item) => void;
 }) {
   const { kind, item } = props;
@@ -139,6 +139,7 @@ export function ResourceForm(props: {
                 mode={mode}
                 secretSet={secretSet(field.name)}
                 disabledReason={props.rules?.locks[field.name]}
+                offered={props.rules?.offered?.[field.name]}
                 optionFilter={field.name === self ? sibling : undefined}
               />
             )}

@@ -52,6 +52,8 @@ export function serverFieldText(
     case "field.unknownReference":
     case "field.unknownReferenceHere":
       return t("validation.unknownReference", { kind: kind() });
+    case "field.notOfWorkspace":
+      return t("validation.notOfWorkspace", { kind: t(`kinds.${String(p.kind)}.many`) });
     case "field.outsideOf":
       return t("validation.outsideOf", { kind: kind(), field: field() });
     default:

@@ -14,7 +14,7 @@ import { useItem } from "./queries.ts";
  * Rules of a workspace-scoped form that depend on other records: the workspace's default data-model
  * URL (a type or property URL must not be it alone), and the broker behind the workspace's service
  * (multi-valued properties need one that keeps several values per attribute). Returns the fields to
- * disable, with the reason shown under them.
+ * disable, with the reason shown under them, and the records a reference list may offer.
  */
 export function useWorkspaceRules(kind: KindDefinition) {
   const { t } = useTranslation();
@@ -35,7 +35,11 @@ export function useWorkspaceRules(kind: KindDefinition) {
           implementation: t(`options.implementationName.${implementation}`),
         })
       : t("properties.multiValuedUnknown");
-  return { locks, defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined };
+  // A property's temporal services are chosen among its workspace's.
+  const offered: Record<string, string[]> = needsBroker
+    ? { temporalServices: (workspace?.temporalServices as string[] | undefined) ?? [] }
+    : {};
+  return { locks, offered, defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined };
 }
 
 /**
