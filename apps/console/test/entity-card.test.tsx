@@ -65,6 +65,26 @@ describe("entity card", () => {
     expect(within(others).getByText("not in the model")).toBeInTheDocument();
   });
 
+  it("shows the attributes of NGSI-LD 1.8 written by another client, never a blank", async () => {
+    const written = {
+      ...building,
+      label: { type: "LanguageProperty", languageMap: { en: "Town hall", fr: "Hôtel de ville" } },
+      category: { type: "VocabProperty", vocab: ["office", "public"] },
+      config: { type: "JsonProperty", json: { mode: "eco" } },
+      readings: { type: "ListProperty", valueList: [1, 2, 3] },
+      neighbours: { type: "ListRelationship", objectList: [{ object: "urn:ngsi-ld:Building:n1" }] },
+    };
+    const { client } = renderCard({ [`GET /workspace/ws1/entities/${building.id}`]: { body: written } });
+    await screen.findByRole("heading", { name: "Main building (Building)" });
+    await settled(client);
+    const others = screen.getByRole("table", { name: "Other attributes" });
+    expect(within(others).getByText("Hôtel de ville")).toHaveAttribute("lang", "fr");
+    expect(within(others).getByText("office, public")).toBeInTheDocument();
+    expect(within(others).getByText('{"mode":"eco"}')).toBeInTheDocument();
+    expect(within(others).getByText("[1,2,3]")).toBeInTheDocument();
+    expect(within(others).getByText("urn:ngsi-ld:Building:n1")).toBeInTheDocument();
+  });
+
   it("lists what the entity points to and what points to it, grouped by type", async () => {
     const { calls, client } = renderCard();
     await screen.findByRole("heading", { name: "Main building (Building)" });

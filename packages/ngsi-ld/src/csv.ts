@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { contentOf, isAttributeKind } from "@orrery/model";
 import type { Entity } from "./client.ts";
 
 /**
@@ -18,21 +19,12 @@ export interface ColumnSpec {
 
 export type RowResult = { entity: Entity } | { reason: string };
 
-const normalizedTypes = new Set([
-  "Property",
-  "GeoProperty",
-  "Relationship",
-  "LanguageProperty",
-  "VocabProperty",
-  "JsonProperty",
-]);
-
 /** The attribute's value in normalized form, or the raw value of a keyValues/concise one. */
 function valueOf(attribute: unknown, column: ColumnSpec): unknown {
   if (typeof attribute === "object" && attribute !== null && !Array.isArray(attribute)) {
     const a = attribute as Record<string, unknown>;
-    if (typeof a.type === "string" && normalizedTypes.has(a.type))
-      return column.ngsiLdType === "Relationship" ? a.object : a.value;
+    // Each kind's own member: the languageMap of a LanguageProperty, the vocab of a VocabProperty...
+    if (isAttributeKind(a.type)) return contentOf(a);
     if (column.ngsiLdType === "Relationship" && "object" in a) return a.object;
     if (column.ngsiLdType !== "GeoProperty" && "value" in a && Object.keys(a).length === 1) return a.value;
   }
@@ -40,10 +32,7 @@ function valueOf(attribute: unknown, column: ColumnSpec): unknown {
 }
 
 const isInstance = (i: unknown) =>
-  typeof i === "object" &&
-  i !== null &&
-  typeof (i as { type?: unknown }).type === "string" &&
-  normalizedTypes.has((i as { type: string }).type);
+  typeof i === "object" && i !== null && isAttributeKind((i as { type?: unknown }).type);
 
 function cellOf(value: unknown): string {
   if (value === undefined || value === null) return "";

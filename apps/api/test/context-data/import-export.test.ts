@@ -155,6 +155,33 @@ describe(`entity import and export through the API (${driver})`, () => {
     ]);
   });
 
+  it("exports the attributes of NGSI-LD 1.8 written by another client, never as empty cells", async () => {
+    const ws = await ctx.another();
+    const written = await fetch(`${ctx.base}/ngsi-ld/v1/entities`, {
+      method: "POST",
+      headers: {
+        "NGSILD-Tenant": String(ws.workspace.contextBrokerTenant),
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({
+        id: "urn:ngsi-ld:Building:v18",
+        type: "Building",
+        name: { type: "LanguageProperty", languageMap: { en: "Annex", fr: "Annexe" } },
+        address: { type: "JsonProperty", json: { city: "Lyon" } },
+        tags: { type: "ListProperty", valueList: ["a", "b"] },
+        owner: { type: "ListRelationship", objectList: [{ object: "urn:ngsi-ld:Person:p1" }] },
+      }),
+    });
+    expect(written.status).toBe(201);
+    const rows = await ctx.api("GET", `${ws.path}/entities/export?typeId=${ws.types.Building}&format=rows`);
+    const [header, row] = rows.body as string[][];
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect(JSON.parse(cell("name")!)).toEqual({ en: "Annex", fr: "Annexe" });
+    expect(JSON.parse(cell("address")!)).toEqual({ city: "Lyon" });
+    expect(JSON.parse(cell("tags")!)).toEqual(["a", "b"]);
+    expect(JSON.parse(cell("owner")!)).toEqual([{ object: "urn:ngsi-ld:Person:p1" }]);
+  });
+
   it("answers 400 for an empty file and 404 for an unknown type", async () => {
     const ws = await ctx.another();
     expect((await importCsv(ws.path, ws.types.Building!, "id,type\r\n")).status).toBe(400);

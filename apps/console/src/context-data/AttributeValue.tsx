@@ -1,5 +1,6 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { contentOf, isAttributeKind } from "@orrery/model";
 import {
   compactJson,
   geometrySummary,
@@ -28,12 +29,32 @@ export function JsonValue({ value }: { value: unknown }) {
   );
 }
 
-/** The value of a Property, GeoProperty or Relationship instance; `property` says how when known. */
+/**
+ * The value of an attribute instance, by its own type (data written by other clients may use any
+ * NGSI-LD 1.8 kind), else as the data model's `property` says.
+ */
 export function InstanceValue({ instance, property }: { instance: Instance; property?: PropertyRecord }) {
   const { t } = useTranslation();
   const { workspaceId = "" } = useParams();
-  const kind = property?.ngsiLdType ?? instance.type;
-  if (kind === "Relationship")
+  const kind = isAttributeKind(instance.type) ? instance.type : (property?.ngsiLdType ?? instance.type);
+  const content = contentOf(instance);
+  if (kind === "LanguageProperty" && content && typeof content === "object")
+    return (
+      <ul className="list-unstyled mb-0">
+        {Object.entries(content as Record<string, unknown>).map(([lang, text]) => (
+          <li key={lang}>
+            <span className="badge text-bg-light border me-1">{lang}</span>
+            <span lang={lang} className="text-break">
+              {String(text)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    );
+  if (kind === "VocabProperty")
+    return <code className="text-break">{[content].flat().map(String).join(", ")}</code>;
+  if (kind === "JsonProperty" || kind === "ListProperty") return <JsonValue value={content} />;
+  if (kind === "Relationship" || kind === "ListRelationship")
     return (
       <>
         {objectsOf(instance).map((object, i) => (

@@ -1,3 +1,4 @@
+import { targetsOf } from "@orrery/model";
 /**
  * NGSI-LD entities as the console reads them (normalized form, short attribute names), and the
  * data-model records (types, properties) that say how to show and edit them.
@@ -96,9 +97,8 @@ export function nameOf(entity: Entity | undefined): string | undefined {
 
 export const displayName = (entity: Entity) => nameOf(entity) ?? entity.id;
 
-/** The relationship targets of an instance (object may be one id or a list). */
-export const objectsOf = (instance: Instance): string[] =>
-  instance.object === undefined ? [] : Array.isArray(instance.object) ? instance.object : [instance.object];
+/** The relationship targets of an instance: its object (one id or a list), or a ListRelationship's objectList. */
+export const objectsOf = (instance: Instance): string[] => targetsOf(instance);
 
 /** The top-level properties of a type, in the API's order. */
 export const topLevelProperties = (properties: PropertyRecord[], typeId: string) =>
