@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ContextDataTabs } from "../src/context-data/ContextDataTabs.tsx";
 import {
   building,
+  dataModel,
   modelRoutes,
   mockContextApi,
   T,
@@ -98,6 +99,37 @@ describe("entity card", () => {
       (c) => c.path === "/workspace/ws1/entities" && c.query.get("type") === "Shelf",
     )!;
     expect(descending.query.get("q")).toBe(`locatedIn=="${building.id}"`);
+  });
+
+  it("marks a target that does not exist instead of showing an error, and opens on a type that points here", async () => {
+    const worksIn = {
+      id: "urn:ngsi-ld:Property:worksIn",
+      name: "worksIn",
+      hasType: T.person,
+      ngsiLdType: "Relationship",
+      relationshipType: T.building,
+    };
+    const { client } = renderCard({
+      "GET /workspace/ws1/properties": { body: [...dataModel.properties, worksIn] },
+      [`GET /workspace/ws1/entities/${alice.id}`]: {
+        status: 404,
+        body: { title: "Not found", detail: "no such entity" },
+      },
+      "GET /workspace/ws1/entities": (call: RawCall) =>
+        call.query.get("type") === "Person"
+          ? { body: [alice], headers: { "x-total-count": "1" } }
+          : { body: [], headers: { "x-total-count": "0" } },
+    });
+    await screen.findByRole("heading", { name: "Main building (Building)" });
+    await settled(client);
+    expect(screen.queryByTestId("error-alert")).toBeNull();
+    const ascending = screen.getAllByRole("table", { name: "Person" })[0]!;
+    expect(ascending).toHaveTextContent(`${alice.id} does not exist`);
+    expect(within(ascending).queryByRole("link")).toBeNull();
+    // Descending: Shelf comes first but has none; Person, which points here, is shown.
+    const descending = screen.getByRole("navigation", { name: "Descending relationships" });
+    expect(within(descending).getByRole("button", { name: "Person (1)" })).toHaveClass("active");
+    expect(screen.getAllByRole("table", { name: "Person" })[1]).toHaveTextContent("Alice");
   });
 
   it("shows a failed relationship request in an error alert without hiding the rest", async () => {

@@ -3,7 +3,7 @@ import { Card, Nav, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useQueries } from "@tanstack/react-query";
-import { get } from "../api.ts";
+import { ApiError, get } from "../api.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import {
   instancesOf,
@@ -16,16 +16,19 @@ import {
 import { entityKeys, fetchEntities, paths } from "./entityQueries.ts";
 import { entityHref } from "./links.ts";
 
+const isMissing = (error: unknown) => error instanceof ApiError && error.status === 404;
+
 /** How many entities pointing to this one a type lists (the count says how many more there are). */
 const DESCENDING_LIMIT = 100;
 
 interface Group {
   typeId: string;
-  entities: Array<{ id: string; name?: string }>;
+  /** `missing`: a target that does not exist (the broker answered 404). */
+  entities: Array<{ id: string; name?: string; missing?: boolean }>;
   more?: number;
 }
 
-/** Entities grouped by type, one pill per type (the first active), each a name | id table. */
+/** Entities grouped by type, one pill per type (the first that has entities active), each a name | id table. */
 function RelationshipGroups(props: {
   workspaceId: string;
   groups: Group[];
@@ -34,7 +37,10 @@ function RelationshipGroups(props: {
 }) {
   const { t } = useTranslation();
   const [active, setActive] = useState<string | null>(null);
-  const current = props.groups.find((g) => g.typeId === active) ?? props.groups[0];
+  const current =
+    props.groups.find((g) => g.typeId === active) ??
+    props.groups.find((g) => g.entities.length > 0) ??
+    props.groups[0];
   if (!current) return <p className="text-body-secondary small mb-0">{t("entities.noRelationship")}</p>;
   const typeName = (id: string) => props.types.find((type) => type.id === id)?.name ?? id;
   return (
@@ -65,7 +71,14 @@ function RelationshipGroups(props: {
             <tr key={entity.id}>
               <td className="text-break">{entity.name ?? ""}</td>
               <td className="text-break">
-                <Link to={entityHref(props.workspaceId, current.typeId, entity.id)}>{entity.id}</Link>
+                {entity.missing ? (
+                  <>
+                    <span className="text-body-secondary">{entity.id}</span>{" "}
+                    <span className="badge text-bg-warning">{t("entities.missingTarget")}</span>
+                  </>
+                ) : (
+                  <Link to={entityHref(props.workspaceId, current.typeId, entity.id)}>{entity.id}</Link>
+                )}
               </td>
             </tr>
           ))}
@@ -146,8 +159,8 @@ export function Relationships(props: {
     const result = ascending[i]!;
     let group = ascendingGroups.find((g) => g.typeId === target.typeId);
     if (!group) ascendingGroups.push((group = { typeId: target.typeId, entities: [] }));
-    // A target that could not be read is still listed by its id.
-    group.entities.push({ id: target.id, name: nameOf(result.data) });
+    // A target that could not be read is still listed by its id; one that does not exist is marked so.
+    group.entities.push({ id: target.id, name: nameOf(result.data), missing: isMissing(result.error) });
   });
   const descendingGroups: Group[] = [];
   sourceQueries.forEach(({ type }, i) => {
@@ -160,7 +173,7 @@ export function Relationships(props: {
     if (page.total !== undefined && page.total > page.entities.length)
       group.more = (group.more ?? 0) + page.total - page.entities.length;
   });
-  const ascendingError = ascending.find((q) => q.isError)?.error;
+  const ascendingError = ascending.find((q) => q.isError && !isMissing(q.error))?.error;
   const descendingError = descending.find((q) => q.isError)?.error;
   const loading = (list: Array<{ isPending: boolean }>) =>
     list.some((q) => q.isPending) && (
