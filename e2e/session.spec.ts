@@ -44,6 +44,12 @@ test("a viewer sees no create, edit or delete button", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Embedded broker" })).toBeVisible();
   await expect(page.getByRole("link", { name: en.common.edit })).toHaveCount(0);
   await expect(page.getByRole("button", { name: en.common.delete })).toHaveCount(0);
+  // Its address typed in, a form it may not use is a clear "not allowed" page, not a form the API refuses.
+  await page.goto("/context-brokers/create");
+  await expect(page.getByRole("heading", { name: en.common.notAllowedTitle })).toBeVisible();
+  await expect(page.getByLabel(/^Host/)).toHaveCount(0);
+  await page.goto("/tools/authorization-registries");
+  await expect(page.getByRole("heading", { name: en.common.notAllowedTitle })).toBeVisible();
 });
 
 test("the showroom user sees no Administration or Tools menu", async ({ page }) => {
@@ -56,6 +62,10 @@ test("the showroom user sees no Administration or Tools menu", async ({ page }) 
   await expect(supermarket.getByText("Demo service", { exact: true })).toBeVisible();
   await expect(supermarket.getByRole("link", { name: "Demo service" })).toHaveCount(0);
   await expect(page.getByText(/urn:ngsi-ld:Service:/)).toHaveCount(0);
+  // Administration pages by their address: "not allowed", never a raw 403.
+  await page.goto("/context-brokers");
+  await expect(page.getByRole("heading", { name: en.common.notAllowedTitle })).toBeVisible();
+  await expect(page.getByTestId("error-alert")).toHaveCount(0);
 });
 
 test("switching to French changes every visible label, and the choice survives a reload", async ({

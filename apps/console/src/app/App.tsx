@@ -26,6 +26,7 @@ import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { DirectionMarker, directionOf } from "../workspaces/direction.tsx";
 import { TopBar } from "./TopBar.tsx";
+import { Allowed, AllowedKindPage } from "./Allowed.tsx";
 import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
@@ -162,14 +163,44 @@ export function App() {
         <Route element={<Authenticated />}>
           <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
           <Route path={routePaths.workspace} element={<WorkspaceView />} />
-          <Route path={routePaths["tools.authorizationRegistries.home"]} element={<RegistryTool />} />
-          <Route path={routePaths["properties.import"]} element={<ImportProperties />} />
-          <Route path={routePaths["entities.create"]} element={<EntityCreate />} />
+          <Route
+            path={routePaths["tools.authorizationRegistries.home"]}
+            element={
+              <Allowed when={(can) => can.registryTool && !can.showroom}>
+                <RegistryTool />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths["properties.import"]}
+            element={
+              <Allowed when={(can) => can.store(properties)}>
+                <ImportProperties />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths["entities.create"]}
+            element={
+              <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/entities`)}>
+                <EntityCreate />
+              </Allowed>
+            }
+          />
           <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
           <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
           <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
           <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
-          <Route path={routePaths["subscriptions.create"]} element={<SubscriptionForm />} />
+          <Route
+            path={routePaths["subscriptions.create"]}
+            element={
+              <Allowed
+                when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/subscriptions`)}
+              >
+                <SubscriptionForm />
+              </Allowed>
+            }
+          />
           <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
           {allKinds.flatMap((kind) =>
             (["index", "create", "show", "edit"] as const)
@@ -178,7 +209,11 @@ export function App() {
                 <Route
                   key={`${kind.kind}.${action}`}
                   path={routePaths[`${kind.routeName}.${action}`]}
-                  element={kindPage(kind, action)}
+                  element={
+                    <AllowedKindPage kind={kind} action={action}>
+                      {kindPage(kind, action)}
+                    </AllowedKindPage>
+                  }
                 />
               )),
           )}

@@ -1,0 +1,61 @@
+import type { ReactNode } from "react";
+import { Alert, Spinner } from "react-bootstrap";
+import { Link, useParams } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { KindDefinition } from "@orrery/model";
+import { usePermissions, useCan } from "../permissions.ts";
+import { usePlace } from "../resources/place.ts";
+import { routePaths } from "../routes.ts";
+
+type Can = ReturnType<typeof useCan>;
+
+/**
+ * A page reached by its address: shown when the user's permissions allow what it is for, else a
+ * clear "not allowed" page instead of a form the API would refuse (spec section 6). While the
+ * permissions load, a spinner, so that nothing flashes.
+ */
+export function Allowed({
+  when,
+  children,
+}: {
+  when: (can: Can, params: Record<string, string | undefined>) => boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const params = useParams();
+  const permissions = usePermissions();
+  const can = useCan();
+  if (permissions.isPending)
+    return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
+  if (permissions.isSuccess && !when(can, params))
+    return (
+      <Alert variant="warning" data-testid="not-allowed">
+        <Alert.Heading as="h1" className="h5">
+          {t("common.notAllowedTitle")}
+        </Alert.Heading>
+        <p className="mb-2">{t("common.notAllowed")}</p>
+        <Link to={routePaths["workspaces.index"]!}>{t("common.backToWorkspaces")}</Link>
+      </Alert>
+    );
+  return <>{children}</>;
+}
+
+/** The permission a kind's page needs: list, store, show or update (spec section 6). */
+export function AllowedKindPage({
+  kind,
+  action,
+  children,
+}: {
+  kind: KindDefinition;
+  action: "index" | "create" | "show" | "edit";
+  children: ReactNode;
+}) {
+  const { id = "" } = usePlace(kind);
+  const needs: Record<typeof action, (can: Can) => boolean> = {
+    index: (can) => can.index(kind),
+    create: (can) => can.store(kind),
+    show: (can) => can.show(kind, id),
+    edit: (can) => can.update(kind, id),
+  };
+  return <Allowed when={needs[action]}>{children}</Allowed>;
+}
