@@ -38,6 +38,8 @@ describe("temporal view", () => {
           },
           { type: "Property", value: 22, observedAt: "2025-01-31T10:20:00Z" },
           { type: "Property", value: 21, observedAt: "2025-01-31T10:10:00Z" },
+          // Undated (written without observedAt): no place in a history.
+          { type: "Property", value: 99 },
         ],
       },
     });
@@ -48,6 +50,7 @@ describe("temporal view", () => {
       .slice(1)
       .map((r) => r.querySelector("td")!.textContent);
     expect(dates).toEqual(["2025-01-31T10:20:00Z", "2025-01-31T10:10:00Z", "2025-01-31T10:00:00Z"]);
+    expect(within(table).queryByText("99")).toBeNull();
     expect(within(table).getByRole("columnheader", { name: "unit" })).toBeInTheDocument();
     expect(within(table).getByText("CEL")).toBeInTheDocument();
     expect(screen.getByTestId("temporal-scroll")).toHaveStyle({ maxHeight: "500px" });

@@ -15,6 +15,8 @@ export interface ColumnSpec {
   name: string;
   ngsiLdType: "Property" | "GeoProperty" | "Relationship";
   valueType?: "String" | "Number" | "Boolean" | "Object" | "Array";
+  /** Kept in a temporal service: a value set by the import gets an observedAt. */
+  temporal?: boolean;
 }
 
 export type RowResult = { entity: Entity } | { reason: string };
@@ -175,7 +177,7 @@ export function rowToEntity(
   row: Record<string, string>,
   typeName: string,
   columns: ColumnSpec[],
-  options: { existing?: Entity } = {},
+  options: { existing?: Entity; now?: string } = {},
 ): RowResult {
   // Excel writes a UTF-8 BOM, which ends up in the first header (notes/original-app.md §3.6).
   const cells: Record<string, string> = {};
@@ -186,6 +188,12 @@ export function rowToEntity(
   let id = (cells.id ?? "").trim();
   if (!id) id = options.existing?.id ?? `urn:ngsi-ld:${typeName}:${randomUUID()}`;
   else if (!isUri(id)) return { reason: `the id ${JSON.stringify(id)} is not a URI` };
+
+  // The values of temporal attributes are dated: by an `observedAt` column when the file has one, else now.
+  const stamp = (cells.observedAt ?? "").trim();
+  if (stamp && Number.isNaN(Date.parse(stamp)))
+    return { reason: `the observedAt ${JSON.stringify(stamp)} is not an ISO 8601 date-time` };
+  const observedAt = stamp ? new Date(stamp).toISOString() : (options.now ?? new Date().toISOString());
 
   const entity: Entity = options.existing
     ? { ...structuredClone(options.existing), id, type: typeName }
@@ -204,7 +212,12 @@ export function rowToEntity(
       (current as { type?: unknown }).type === column.ngsiLdType
         ? (current as Record<string, unknown>)
         : {};
-    entity[column.name] = { ...keep, type: column.ngsiLdType, [key]: parsed.value };
+    entity[column.name] = {
+      ...keep,
+      type: column.ngsiLdType,
+      [key]: parsed.value,
+      ...(column.temporal ? { observedAt } : {}),
+    };
   }
   return { entity };
 }

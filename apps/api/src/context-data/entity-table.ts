@@ -17,6 +17,7 @@ export function columnsOf(type: Item, propertyList: Item[]): ColumnSpec[] {
       ...(p.propertyNgsiLdValueType
         ? { valueType: p.propertyNgsiLdValueType as ColumnSpec["valueType"] }
         : {}),
+      ...(p.temporal === true ? { temporal: true } : {}),
     }));
 }
 

@@ -140,6 +140,13 @@ export async function loadDemoContextData(
       label: String(broker.name),
     });
     const entities = demo.files.flatMap(entitiesOf);
+    // The history's first value is the file's, dated before the series below (an undated one has no place in it).
+    for (const e of entities) {
+      const first =
+        e.type === demo.temporal.type ? (e[demo.temporal.attribute] as Record<string, unknown>) : undefined;
+      if (first && typeof first === "object" && !Array.isArray(first) && !first.observedAt)
+        first.observedAt = new Date(Date.now() - 65 * 60_000).toISOString();
+    }
     const result = await client.batchUpsert(entities);
     if (result.errors.length)
       log.warn({ errors: result.errors.map((e) => e.entityId) }, "some demo entities were refused");

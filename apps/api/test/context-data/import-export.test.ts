@@ -155,6 +155,28 @@ describe(`entity import and export through the API (${driver})`, () => {
     ]);
   });
 
+  it("dates the values of temporal attributes: by the file's observedAt column, else now", async () => {
+    const ws = await ctx.another();
+    const before = Date.now();
+    const csv = [
+      "id,type,name,temperature,observedAt",
+      "urn:ngsi-ld:Building:t1,Building,Dated,21.5,2026-01-02T03:04:05Z",
+      "urn:ngsi-ld:Building:t2,Building,Now,22,",
+      "urn:ngsi-ld:Building:t3,Building,Bad date,23,yesterday",
+    ].join("\r\n");
+    const res = await importCsv(ws.path, ws.types.Building!, csv);
+    expect(res.body).toMatchObject({ created: 2 });
+    expect(res.body.rejected).toEqual([
+      expect.objectContaining({ row: 4, reason: expect.stringContaining("observedAt") }),
+    ]);
+    const read = async (id: string) => (await ctx.api("GET", `${ws.path}/entities/${id}`)).body;
+    const dated = await read("urn:ngsi-ld:Building:t1");
+    expect(dated.temperature.observedAt).toBe("2026-01-02T03:04:05.000Z");
+    expect(dated.name.observedAt).toBeUndefined(); // not temporal
+    const now = await read("urn:ngsi-ld:Building:t2");
+    expect(Date.parse(now.temperature.observedAt)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
   it("exports the attributes of NGSI-LD 1.8 written by another client, never as empty cells", async () => {
     const ws = await ctx.another();
     const written = await fetch(`${ctx.base}/ngsi-ld/v1/entities`, {

@@ -22,11 +22,13 @@ export function lastHour(now = Date.now()) {
   return { from: utcInput(now - 3600_000), to: utcInput(now) };
 }
 
-/** The answer's values (one or a list), newest first. */
+const dated = (v: Instance) => !!v.observedAt && !Number.isNaN(Date.parse(v.observedAt));
+
+/** The answer's dated values (one or a list), newest first: a value without observedAt has no place in a history. */
 export function sortedValues(answer: TemporalAnswer | undefined): Instance[] {
   const data = answer?.data;
   const list = Array.isArray(data) ? data : data ? [data] : [];
-  return [...list].sort((a, b) => Date.parse(b.observedAt ?? "") - Date.parse(a.observedAt ?? "") || 0);
+  return list.filter(dated).sort((a, b) => Date.parse(b.observedAt!) - Date.parse(a.observedAt!));
 }
 
 /** Every sub-property name among the values, in first-seen order (one table column each). */
@@ -40,7 +42,7 @@ export function subPropertyNames(values: Instance[]): string[] {
 /** Numeric values as [unix seconds ascending, values] for the line chart; empty when none is numeric. */
 export function numericSeries(values: Instance[]): [number[], number[]] {
   const points = values
-    .filter((v) => typeof v.value === "number" && v.observedAt && !Number.isNaN(Date.parse(v.observedAt)))
+    .filter((v) => typeof v.value === "number" && dated(v))
     .map((v) => [Date.parse(v.observedAt!) / 1000, v.value as number] as const)
     .sort((a, b) => a[0] - b[0]);
   return [points.map((p) => p[0]), points.map((p) => p[1])];
