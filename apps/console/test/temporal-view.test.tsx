@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { tickFormats } from "../src/context-data/TemporalChart.tsx";
 import { TemporalView } from "../src/context-data/TemporalView.tsx";
 import { routePaths, routeTo } from "../src/routes.ts";
 import { building, modelRoutes, mockContextApi, T, type RawAnswer } from "./context-data-support.tsx";
@@ -89,6 +90,26 @@ describe("temporal view", () => {
         .at(-1)!
         .query.get("toTime"),
     ).toBe(String(Date.UTC(2025, 0, 31, 11) / 1000));
+  });
+
+  it("says why Apply waits when From is after To", async () => {
+    const { user, client } = renderView({ body: { data: [] } });
+    await settled(client);
+    const from = screen.getByLabelText("From (UTC)");
+    await user.clear(from);
+    await user.type(from, "2030-01-01T00:00");
+    expect(screen.getByRole("button", { name: "Apply" })).toBeDisabled();
+    expect(screen.getByLabelText("To (UTC)")).toHaveAccessibleDescription(/must be before/);
+  });
+
+  it("writes the chart's ticks in the reader's language, times in UTC", () => {
+    const at = Date.UTC(2025, 0, 31, 14, 5) / 1000;
+    expect(tickFormats("fr").times([at, at + 600])).toEqual(["14:05", "14:15"]);
+    expect(tickFormats("en").times([at])[0]).toMatch(/^02:05\sPM$/);
+    expect(tickFormats("fr").times([at, at + 86_400])[1]).toMatch(
+      /^1 févr\.? 14:05$|^1 févr\.?, 14:05$|1 févr/,
+    );
+    expect(tickFormats("fr").numbers([21.5, 1000])).toEqual(["21,5", "1\u202f000"]);
   });
 
   it("shows an API error in the error alert instead of crashing", async () => {

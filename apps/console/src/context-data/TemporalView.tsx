@@ -29,7 +29,7 @@ const TemporalChart = lazy(() => import("./TemporalChart.tsx"));
  * window in UTC (the last hour by default), the values newest first and a chart of the numbers.
  */
 export function TemporalView() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { propertyId = "" } = useParams();
   const { workspaceId, entityId, typeId, model, property, trail } = useEntityPage();
   const can = useCan();
@@ -126,6 +126,7 @@ export function TemporalView() {
                       type="datetime-local"
                       value={range.to}
                       isInvalid={badWindow}
+                      aria-describedby={badWindow ? "temporal-window-error" : undefined}
                       onChange={(e) => setRange({ ...range, to: e.target.value })}
                     />
                   </Form.Group>
@@ -136,6 +137,11 @@ export function TemporalView() {
                   </Button>
                 </Col>
               </Row>
+              {badWindow && (
+                <div id="temporal-window-error" className="invalid-feedback d-block mb-1">
+                  {t("temporal.fromAfterTo")}
+                </div>
+              )}
               <Form.Text className="d-block mb-2">{t("temporal.utcHint")}</Form.Text>
             </Form>
           )}
@@ -156,7 +162,13 @@ export function TemporalView() {
                       <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
                     }
                   >
-                    <TemporalChart series={series} label={t("temporal.chart", { name: property.name })} />
+                    <TemporalChart
+                      series={series}
+                      label={t("temporal.chart", { name: property.name })}
+                      valueLabel={property.name}
+                      timeLabel={t("temporal.timeUtc")}
+                      language={i18n.language}
+                    />
                   </Suspense>
                 )}
                 <div
