@@ -1,6 +1,7 @@
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import DataModelChart, { dragStopHandler, useSavePosition } from "../src/workspaces/DataModelChart.tsx";
+import { chartModel } from "../src/workspaces/chartModel.ts";
 import { mockApi, renderAt, sent } from "./support.tsx";
 
 const types = [
@@ -46,6 +47,53 @@ describe("data-model chart", () => {
     expect(node("Room")).toHaveAttribute("data-colour", "#a55eea");
     expect(node("Valve")).toHaveAttribute("data-colour", "#fd9644");
     expect(node("Sensor")).toHaveAttribute("data-colour", "#00b894");
+  });
+
+  it("lays out the types nobody placed in levels, arrows pointing down by facing sides", () => {
+    const model = chartModel(
+      [
+        { id: "a", name: "Store" },
+        { id: "b", name: "Shelf" },
+        { id: "c", name: "Product" },
+        { id: "d", name: "Loner" },
+      ],
+      [
+        { id: "p1", name: "refStore", hasType: "b", ngsiLdType: "Relationship", relationshipType: "a" },
+        { id: "p2", name: "refShelf", hasType: "c", ngsiLdType: "Relationship", relationshipType: "b" },
+        { id: "p3", name: "refStoreToo", hasType: "b", ngsiLdType: "Relationship", relationshipType: "a" },
+        { id: "p4", name: "refProduct", hasType: "a", ngsiLdType: "Relationship", relationshipType: "c" },
+      ],
+    );
+    const at = Object.fromEntries(model.nodes.map((n) => [n.id, n.position]));
+    // Not in one row: a type sits a level above or below the types it points to.
+    expect(new Set(Object.values(at).map((p) => p.y)).size).toBeGreaterThan(1);
+    expect(at.b!.y).toBeGreaterThan(at.c!.y - 1);
+    // No two nodes overlap.
+    const boxes = model.nodes.map((n) => ({ ...n.position, w: n.width, h: n.height }));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        expect(a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y).toBe(true);
+    // Two relationships between the same types: one arrow, both names.
+    const shelfToStore = model.edges.filter((e) => e.source === "b" && e.target === "a");
+    expect(shelfToStore).toHaveLength(1);
+    expect(shelfToStore[0]!.label).toBe("refStore, refStoreToo");
+    // Each arrow leaves by the side facing its target.
+    for (const e of model.edges) {
+      const down = at[e.target]!.y > at[e.source]!.y;
+      const up = at[e.target]!.y < at[e.source]!.y;
+      if (down) expect([e.sourceHandle, e.targetHandle]).toEqual(["source-bottom", "target-top"]);
+      if (up) expect([e.sourceHandle, e.targetHandle]).toEqual(["source-top", "target-bottom"]);
+    }
+  });
+
+  it("lets the keyboard reach every type: Tab to it, Enter selects it", async () => {
+    const { props, user } = renderChart();
+    await waitFor(() => expect(screen.getAllByTestId("chart-node")).toHaveLength(4));
+    const room = screen.getByRole("button", { name: "Room: show its entities" });
+    room.focus();
+    await user.keyboard("{Enter}");
+    expect(props.onSelect).toHaveBeenCalledWith("t2");
+    expect(screen.getAllByRole("button", { name: /: show its entities$/ })).toHaveLength(4);
   });
 
   it("draws an arrow per Relationship property to a known type, from the type to its target", async () => {

@@ -1,37 +1,76 @@
 import "@xyflow/react/dist/style.css";
 import {
+  BaseEdge,
   Controls,
+  getBezierPath,
+  getSmoothStepPath,
   Handle,
   MarkerType,
   Position,
   ReactFlow,
   useNodesState,
+  type Edge,
+  type EdgeProps,
   type Node,
   type NodeProps,
 } from "@xyflow/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import DOMPurify from "dompurify";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { types } from "@orrery/model";
 import { call } from "../api.ts";
 import { recordKeys, type Item } from "../resources/queries.ts";
-import { chartModel, neutralColour, type TypeNodeData } from "./chartModel.ts";
+import {
+  chartModel,
+  neutralColour,
+  type Bounds,
+  type ChartEdge,
+  type Point,
+  type TypeNodeData,
+} from "./chartModel.ts";
 import { DirectionMarker } from "./direction.tsx";
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
 const sanitiseIcon = (markup: string) =>
   DOMPurify.sanitize(markup, { USE_PROFILES: { svg: true, svgFilters: true } });
 
-function TypeNode({ data }: NodeProps<Node<TypeNodeData>>) {
+const sides = [Position.Top, Position.Right, Position.Bottom, Position.Left];
+
+/**
+ * A type: a button of the keyboard's tab order (Enter or Space selects it, as a click does), with a
+ * handle on each side so that arrows leave and enter by the sides that face each other.
+ */
+function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
+  const { t } = useTranslation();
   return (
     <div
       className="data-model-node"
       style={{ background: data.colour }}
       data-testid="chart-node"
       data-colour={data.colour}
+      role="button"
+      tabIndex={0}
+      aria-pressed={data.selected}
+      aria-label={t("workspace.chartNode", { name: data.name })}
+      onKeyDown={(event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        data.onSelect(id);
+      }}
     >
-      <Handle type="target" position={Position.Top} isConnectable={false} className="invisible" />
+      {sides.flatMap((side) =>
+        (["source", "target"] as const).map((type) => (
+          <Handle
+            key={`${type}-${side}`}
+            id={`${type}-${side}`}
+            type={type}
+            position={side}
+            isConnectable={false}
+            className="invisible"
+          />
+        )),
+      )}
       <span className="text-nowrap">{data.name}</span>
       {data.direction && (
         <span className="ms-1">
@@ -41,12 +80,79 @@ function TypeNode({ data }: NodeProps<Node<TypeNodeData>>) {
       {data.icon && (
         <span className="data-model-icon" dangerouslySetInnerHTML={{ __html: sanitiseIcon(data.icon) }} />
       )}
-      <Handle type="source" position={Position.Bottom} isConnectable={false} className="invisible" />
     </div>
   );
 }
 
 const nodeTypes = { dataType: TypeNode };
+
+/**
+ * The first view: the whole chart, labels included, centred; never zoomed out below legibility
+ * (a large model is panned instead) nor blown up.
+ */
+export function fitted(bounds: Bounds, element: HTMLElement | null) {
+  const width = element?.clientWidth || 500;
+  const height = element?.clientHeight || 500;
+  const fit = Math.min(width / (bounds.width * 1.15 || 1), height / (bounds.height * 1.15 || 1));
+  const zoom = Math.min(1.2, Math.max(0.65, fit));
+  return {
+    x: width / 2 - (bounds.x + bounds.width / 2) * zoom,
+    y: height / 2 - (bounds.y + bounds.height / 2) * zoom,
+    zoom,
+  };
+}
+
+/** A smooth curve through the points (Catmull-Rom as cubic Béziers). */
+export function curveThrough(points: readonly Point[]): string {
+  const at = (i: number) => points[Math.max(0, Math.min(points.length - 1, i))]!;
+  let path = `M ${at(0).x},${at(0).y}`;
+  for (let i = 0; i < points.length - 1; i++) {
+    const [p0, p1, p2, p3] = [at(i - 1), at(i), at(i + 1), at(i + 2)];
+    const c1 = { x: p1.x + (p2.x - p0.x) / 6, y: p1.y + (p2.y - p0.y) / 6 };
+    const c2 = { x: p2.x - (p3.x - p1.x) / 6, y: p2.y - (p3.y - p1.y) / 6 };
+    path += ` C ${c1.x},${c1.y} ${c2.x},${c2.y} ${p2.x},${p2.y}`;
+  }
+  return path;
+}
+
+/**
+ * A relationship's arrow: along the layout's route with its label where the layout left room for
+ * it, from handle to handle; a curve between types a user placed; steps round a type's own loop.
+ */
+function RelationshipEdge(props: EdgeProps<Edge<ChartEdge["data"]>>) {
+  const { sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data } = props;
+  const ends = { sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition };
+  const route = data?.points;
+  const [path, labelX, labelY] =
+    route && route.length > 1 && data?.labelAt
+      ? [
+          curveThrough([{ x: sourceX, y: sourceY }, ...route.slice(1, -1), { x: targetX, y: targetY }]),
+          data.labelAt.x,
+          data.labelAt.y,
+        ]
+      : props.source === props.target
+        ? getSmoothStepPath(ends)
+        : getBezierPath(ends);
+  return (
+    <BaseEdge
+      id={props.id}
+      path={path}
+      markerEnd={props.markerEnd}
+      style={props.style}
+      label={props.label}
+      labelX={labelX}
+      labelY={labelY}
+      labelStyle={props.labelStyle}
+      labelShowBg
+      labelBgStyle={props.labelBgStyle}
+      labelBgPadding={props.labelBgPadding}
+    />
+  );
+}
+
+const edgeTypes = { relationship: RelationshipEdge };
+
+type ChartNodeData = TypeNodeData & { selected: boolean; onSelect: (typeId: string) => void };
 
 /** Saves where a type was dropped, then refreshes the types so that a reload finds it there. */
 export function useSavePosition(workspaceId: string) {
@@ -85,36 +191,54 @@ export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
   const model = useMemo(() => {
-    const { nodes, edges } = chartModel(props.types, props.properties, {
+    const { nodes, edges, bounds } = chartModel(props.types, props.properties, {
       selectedTypeId: props.selectedTypeId,
       hiddenGroups: props.hiddenGroups,
       dataServices: props.dataServices,
     });
-    return { nodes: nodes.map((n) => ({ ...n, draggable: canMove(n.id) })), edges };
+    return {
+      bounds,
+      nodes: nodes.map((n) => ({
+        ...n,
+        draggable: canMove(n.id),
+        data: { ...n.data, selected: n.id === props.selectedTypeId, onSelect: props.onSelect },
+      })),
+      edges,
+    };
     // canMove is a new function on every render of the view; permissions do not change while it is shown.
   }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
-  const [nodes, setNodes, onNodesChange] = useNodesState<Node<TypeNodeData>>(model.nodes);
+  const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);
   const edges = model.edges.map((e) => ({
     ...e,
+    type: "relationship",
     markerEnd: { type: MarkerType.ArrowClosed, color: neutralColour },
     style: { stroke: neutralColour, strokeWidth: 2 },
+    // Labels on a background of their own, legible where arrows cross.
+    labelStyle: { fontSize: 13, fill: "var(--bs-body-color)" },
+    labelBgStyle: { fill: "var(--bs-body-bg)" },
+    labelBgPadding: [4, 2] as [number, number],
   }));
   const save = useSavePosition(props.workspaceId);
+  const host = useRef<HTMLDivElement>(null);
   return (
-    <div className="data-model-chart" role="figure" aria-label={t("workspace.chart")}>
+    <div className="data-model-chart" role="figure" aria-label={t("workspace.chart")} ref={host}>
       <ReactFlow
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
         onNodeDragStop={dragStopHandler(save.mutate)}
         onNodeClick={(_e, node) => props.onSelect(node.id)}
         onNodeDoubleClick={(_e, node) => props.onOpen(node.id)}
         nodesConnectable={false}
         elementsSelectable={false}
+        nodesFocusable={false}
+        edgesFocusable={false}
         zoomOnDoubleClick={false}
-        fitView
+        onInit={(flow) => flow.setViewport(fitted(model.bounds, host.current))}
+        fitViewOptions={{ minZoom: 0.65, maxZoom: 1.2, padding: 0.2 }}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >

@@ -120,7 +120,7 @@ export function WorkspaceView() {
         ]}
       />
       <Row className="g-3">
-        <Col lg={5}>
+        <Col lg={6}>
           <Card>
             <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
               <h1 className="h5 mb-0 text-break">{data?.name ?? t("kinds.workspaces.one")}</h1>
@@ -178,7 +178,7 @@ export function WorkspaceView() {
             </Card.Body>
           </Card>
         </Col>
-        <Col lg={7}>
+        <Col lg={6}>
           {data?.dataModelUpToDate === false ? (
             <Alert variant="warning" data-testid="data-model-outdated">
               {t("dataModel.outdated")}
