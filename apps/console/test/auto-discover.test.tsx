@@ -65,6 +65,8 @@ describe("auto-discover", () => {
     expect(failure).toHaveTextContent("The auto-discovery of the data model has failed.");
     expect(failure).toHaveTextContent(detail);
     expect(screen.getByTestId("error-alert")).toHaveTextContent("Bad gateway");
+    // Among the header's buttons, the alert takes a line of its own after them.
+    expect(screen.getByTestId("error-alert")).toHaveClass("w-100", "order-last");
   });
 
   it("is hidden while the data model is outdated", async () => {

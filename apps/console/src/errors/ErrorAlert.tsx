@@ -8,13 +8,13 @@ import { JsonTree } from "./JsonTree.tsx";
  * problem's detail, or what the user can do about the status), then the details as a JSON tree
  * expanded to depth 10.
  */
-export function ErrorAlert({ error }: { error: unknown }) {
+export function ErrorAlert({ error, className }: { error: unknown; className?: string }) {
   const { t } = useTranslation();
   if (!error) return null;
   const body = error instanceof ApiError ? error.body : { detail: (error as Error).message ?? String(error) };
   const reason = error instanceof ApiError ? explain(error, t) : body.detail;
   return (
-    <Alert variant="danger" className="text-break" data-testid="error-alert">
+    <Alert variant="danger" className={`text-break ${className ?? ""}`.trim()} data-testid="error-alert">
       <Alert.Heading as="h2" className="h6 text-uppercase">
         {t("errors.apiReturned")}
       </Alert.Heading>

@@ -98,7 +98,8 @@ export function AutoDiscover({ workspaceId }: { workspaceId: string }) {
           {t("dataModel.autoDiscover")}
         </Button>
       )}
-      <ErrorAlert error={discover.error} />
+      {/* Among the header\'s buttons: on a line of its own, after them. */}
+      <ErrorAlert error={discover.error} className="w-100 order-last mb-0" />
       <ConfirmDialog
         show={step === "confirm"}
         message={t("dataModel.confirmAutoDiscover")}

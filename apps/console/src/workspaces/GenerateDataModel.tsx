@@ -37,7 +37,8 @@ export function GenerateDataModel({ workspaceId }: { workspaceId: string }) {
       <Button variant="outline-primary" size="sm" onClick={() => setStep("confirm")}>
         {t("dataModel.generate")}
       </Button>
-      <ErrorAlert error={generate.error} />
+      {/* Among the header\'s buttons: on a line of its own, after them. */}
+      <ErrorAlert error={generate.error} className="w-100 order-last mb-0" />
       <ConfirmDialog
         show={step === "confirm"}
         message={t("dataModel.confirmGenerate")}
