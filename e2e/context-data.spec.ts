@@ -140,6 +140,31 @@ test("the map shows the shelves as markers, and a temporal property its history"
   // Leaflet draws markers and clusters as icons inside the map (no roles of their own).
   await expect(map.locator(".leaflet-marker-icon").first()).toBeVisible();
   await expect(page.getByTestId("map-count")).toHaveText(/^\d+ shapes$/);
+  // Every shape is in view: the map is fitted to them, and so after a cluster is expanded.
+  const inView = async () => {
+    const box = (await map.boundingBox())!;
+    const icons = await map.locator(".leaflet-marker-icon").evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }),
+    );
+    expect(icons.length).toBeGreaterThan(0);
+    for (const c of icons) {
+      expect(c.x).toBeGreaterThanOrEqual(box.x);
+      expect(c.x).toBeLessThanOrEqual(box.x + box.width);
+      expect(c.y).toBeGreaterThanOrEqual(box.y);
+      expect(c.y).toBeLessThanOrEqual(box.y + box.height);
+    }
+  };
+  await page.waitForTimeout(500); // the fit's animation
+  await inView();
+  const cluster = map.locator(".marker-cluster").first();
+  if (await cluster.count()) {
+    await cluster.click();
+    await page.waitForTimeout(800);
+    await inView();
+  }
   await shot(page, "map");
 
   await page.getByRole("tab", { name: en.entities.tab }).click();

@@ -15,7 +15,7 @@ import type { PropertyRecord, TypeRecord } from "./entityModel.ts";
 import { entityKeys, useConsoleSettings } from "./entityQueries.ts";
 import { entityHref } from "./links.ts";
 import {
-  centreOf,
+  extentOf,
   geoProperties,
   loadMapEntities,
   MAP_CAP,
@@ -46,12 +46,25 @@ function ClusteredPoints({ points, onOpen }: { points: MapShapes["points"]; onOp
   return null;
 }
 
-/** Re-centres the map when the shapes change (the first point, polygon or line). */
-function Recentre({ at }: { at: L.LatLngTuple }) {
+/**
+ * Shows every shape when they change: one spot at the spec's zoom 10, several fitted (polygons
+ * whole). Keeps Leaflet's idea of the map's size in step with its box, without which a cluster
+ * expanded or a fit lands off the view.
+ */
+function FitShapes({ extent }: { extent: [L.LatLngTuple, L.LatLngTuple] | undefined }) {
   const map = useMap();
   useEffect(() => {
-    map.setView(at, map.getZoom());
-  }, [map, at]);
+    const resize = new ResizeObserver(() => map.invalidateSize());
+    resize.observe(map.getContainer());
+    return () => resize.disconnect();
+  }, [map]);
+  useEffect(() => {
+    if (!extent) return;
+    map.invalidateSize();
+    const [south, north] = extent;
+    if (south[0] === north[0] && south[1] === north[1]) map.setView(south, 10);
+    else map.fitBounds(extent, { padding: [24, 24], maxZoom: 17 });
+  }, [map, extent]);
   return null;
 }
 
@@ -82,7 +95,7 @@ export default function MapTab({
     enabled: !!type && geoNames.length > 0,
   });
   const shapes = useMemo(() => shapesOf(data.data?.entities ?? [], geoNames), [data.data, geoNames]);
-  const centre = useMemo(() => (data.data ? centreOf(shapes) : PARIS), [data.data, shapes]);
+  const extent = useMemo(() => extentOf(shapes), [shapes]);
   const open = useMemo(
     () => (id: string) => navigate(entityHref(workspaceId, type?.id, id, "entities")),
     [navigate, workspaceId, type?.id],
@@ -123,7 +136,7 @@ export default function MapTab({
                 attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
               />
             )}
-            <Recentre at={centre} />
+            <FitShapes extent={extent} />
             <ClusteredPoints points={shapes.points} onOpen={open} />
             {shapes.polygons.map((path, i) => (
               <Polygon

@@ -73,6 +73,17 @@ export function shapesOf(entities: Entity[], geoNames: string[]): MapShapes {
 
 export const PARIS: LatLngTuple = [48.856613, 2.352222];
 
-/** The first point, else the first polygon vertex, else the first line vertex, else Paris. */
-export const centreOf = (shapes: MapShapes): LatLngTuple =>
-  shapes.points[0]?.at ?? shapes.polygons[0]?.[0] ?? shapes.lines[0]?.[0] ?? PARIS;
+/**
+ * The south-west and north-east corners around every point, polygon and line, or undefined
+ * without any (the map then stays on Paris).
+ */
+export function extentOf(shapes: MapShapes): [LatLngTuple, LatLngTuple] | undefined {
+  const all = [...shapes.points.map((p) => p.at), ...shapes.polygons.flat(), ...shapes.lines.flat()];
+  if (all.length === 0) return undefined;
+  const lats = all.map((p) => p[0]);
+  const lons = all.map((p) => p[1]);
+  return [
+    [Math.min(...lats), Math.min(...lons)],
+    [Math.max(...lats), Math.max(...lons)],
+  ];
+}
