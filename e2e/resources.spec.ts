@@ -114,7 +114,9 @@ test.describe("every platform kind through the UI", () => {
     await expect(dialog).toContainText("Demo service");
     await dialog.getByRole("button", { name: en.common.close }).last().click();
     await expect(page.getByTestId("error-alert")).toContainText(en.errors.apiReturned);
-    await expect(page.getByTestId("error-alert")).toContainText("The record is in use");
+    await expect(page.getByTestId("error-alert")).toContainText(
+      "cannot be deleted while these records refer to it",
+    );
   });
 
   test("the authorization registry tool shows the server's answer", async ({ page }) => {

@@ -16,8 +16,14 @@ test("admin signs in, lands on the page asked for, keeps the session on reload, 
   await expect(page.getByRole("heading", { name: en.kinds["context-brokers"].many })).toBeVisible();
   await page.reload();
   await expect(page.getByRole("link", { name: "Embedded broker" })).toBeVisible();
+  // One sign-in per browser: a new tab is signed in too, and signing out here signs it out.
+  const tab = await page.context().newPage();
+  await tab.goto("/context-brokers");
+  await expect(tab.getByRole("link", { name: "Embedded broker" })).toBeVisible();
   await page.getByRole("button", { name: en.app.signOut }).click();
   await expect(page).toHaveURL(/\/authentication$/);
+  await expect(tab).toHaveURL(/\/authentication$/);
+  await tab.close();
   await page.goto("/context-brokers");
   await expect(page).toHaveURL(/\/authentication$/);
 });

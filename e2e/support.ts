@@ -41,7 +41,7 @@ export async function selectType(page: Page, name: string) {
 
 /** The bearer header of the signed-in page, for API calls made by the test itself. */
 export async function bearer(page: Page) {
-  const session = await page.evaluate(() => JSON.parse(sessionStorage.getItem("orrery.session") ?? "{}"));
+  const session = await page.evaluate(() => JSON.parse(localStorage.getItem("orrery.session") ?? "{}"));
   return { authorization: `${session.tokenType} ${session.token}` };
 }
 

@@ -71,7 +71,11 @@ const joined = (errors: FieldError[]) => errors.map((e) => `${e.path || "body"} 
 export const invalid = (errors: FieldError[]) =>
   new Problem(400, say("en", "title.invalid"), joined(errors), { errors }, { title: "title.invalid" });
 
-export const notFound = (what: string) => new Problem(404, "Not found", `${what} does not exist`);
+/** 404: a record (by id), or a workspace, type, property or context that does not exist. */
+export const notFound = (
+  id: string,
+  what: "record" | "workspace" | "type" | "property" | "context" = "record",
+) => problem(404, `notFound.${what}`, { id });
 
 const typeBase = "https://orrery.dev/problems/";
 

@@ -63,7 +63,7 @@ describe(`auto-discover against the embedded broker over HTTP (${driver})`, () =
   it("is refused while the data model is outdated", async () => {
     const { path } = await workspaceOnEmbeddedBroker();
     const res = await api("POST", `${path}/data-model/auto-discover`);
-    expect(res.body).toMatchObject({ status: 409, title: "The data model is outdated" });
+    expect(res.body).toMatchObject({ status: 409, code: "dataModel.outdated" });
   });
 
   it("adds the types and attributes created directly in the broker, with their kinds inferred, once", async () => {

@@ -98,7 +98,7 @@ describe(`CRUD of every platform kind (${driver})`, () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { path: "temporalServiceType", message: "cannot be changed after creation" },
+      { path: "temporalServiceType", message: "cannot be changed after creation", code: "field.createOnly" },
     ]);
   });
 

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { en } from "../src/messages/en.ts";
 import { fr } from "../src/messages/fr.ts";
@@ -23,6 +25,23 @@ describe("the API's messages", () => {
     const plainSpaceOrNone = (text: string) =>
       /[ \w]:(\s|$)/.test(text.replace(/Authorization: Bearer|https?:/g, ""));
     expect(Object.values(fr).filter(plainSpaceOrNone)).toEqual([]);
+  });
+
+  it("are the only sentences the API writes: no problem or field error is built from a bare string", () => {
+    const src = join(import.meta.dirname, "../src");
+    const files = (readdirSync(src, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts") && !f.startsWith("messages") && f !== "problems.ts")
+      .map((f) => [f, readFileSync(join(src, f), "utf8")] as const);
+    const bare = files.flatMap(([file, text]) =>
+      [
+        ...text.matchAll(/new Problem\(/g),
+        // A field error written as { path, message: "..." } instead of fieldError(path, code).
+        ...text.matchAll(/\bmessage: ["'`][A-Za-z]/g),
+        // Import reasons written as text instead of a code.
+        ...text.matchAll(/\breason: ["'`][A-Za-z]/g),
+      ].map((m) => `${file}: ${text.slice(m.index, m.index + 60).split("\n")[0]}`),
+    );
+    expect(bare).toEqual([]);
   });
 
   it("pick the language from Accept-Language", () => {
@@ -64,6 +83,35 @@ describe(`problems in the reader's language (${driver})`, () => {
       title: "Introuvable",
       detail: "Aucune route GET /api/nothing-here",
     });
+  });
+
+  it("says that a record does not exist, or is stale, in French", async () => {
+    const admin = client(ctx.t, await ctx.t.tokenFor("admin"));
+    const missing = await admin("GET", "/api/workspace/urn:ngsi-ld:Workspace:gone/types", undefined, french);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({
+      code: "notFound.workspace",
+      detail: "L’espace de travail urn:ngsi-ld:Workspace:gone n’existe pas.",
+    });
+    const broker = await admin("POST", "/api/context-brokers", {
+      name: "Stale",
+      scheme: "http",
+      host: "stale.example.org",
+      port: 1026,
+      paginationMaxLimit: 100,
+      implementationName: "orion-ld",
+      implementationVersion: "1.6",
+    });
+    expect(broker.status, JSON.stringify(broker.body)).toBe(201);
+    const stale = await admin(
+      "PUT",
+      `/api/context-brokers/${broker.body.id}`,
+      { ...broker.body, name: "Later" },
+      { ...french, "if-match": '"0"' },
+    );
+    expect(stale.status).toBe(412);
+    expect(stale.body.code).toBe("record.stale");
+    expect(stale.body.detail).toMatch(/^L’enregistrement a été modifié/);
   });
 
   it("writes field errors and hostile-input refusals in French", async () => {

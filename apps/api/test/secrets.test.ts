@@ -116,7 +116,7 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
       username: "bob",
     });
     expect(back.status).toBe(400);
-    expect(back.body.errors).toEqual([{ path: "password", message: "is required" }]);
+    expect(back.body.errors).toEqual([{ path: "password", message: "is required", code: "field.required" }]);
   });
 
   it("stores secrets encrypted: no plain secret in the database", async () => {

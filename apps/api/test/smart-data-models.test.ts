@@ -63,7 +63,7 @@ describe(`Smart Data Models import (${driver})`, () => {
       `/api/proxies/smart-data-models?url=${encodeURIComponent(`${host.url}/AirQualityObserved/model.yaml`)}`,
     );
     await guarded.close();
-    expect(res.body).toMatchObject({ status: 400, title: "Address not allowed" });
+    expect(res.body).toMatchObject({ status: 400, code: "fetch.private" });
   });
 
   it("imports the chosen properties in one go, with the spec's defaults, and marks the model outdated", async () => {

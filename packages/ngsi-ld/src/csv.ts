@@ -19,7 +19,29 @@ export interface ColumnSpec {
   temporal?: boolean;
 }
 
-export type RowResult = { entity: Entity } | { reason: string };
+/**
+ * Why a row was rejected, as a stable code and its parameters, for the caller to word in the
+ * reader's language (the API's catalogue has `row.<code>`).
+ */
+export interface RowReason {
+  code:
+    | "notJson"
+    | "notUri"
+    | "notGeometry"
+    | "geometryType"
+    | "geometryCoordinates"
+    | "notNumber"
+    | "notBoolean"
+    | "notObject"
+    | "notArray"
+    | "noType"
+    | "otherType"
+    | "idNotUri"
+    | "observedAt";
+  params: Record<string, string>;
+}
+
+export type RowResult = { entity: Entity } | { reason: RowReason };
 
 /** The attribute's value in normalized form, or the raw value of a keyValues/concise one. */
 function valueOf(attribute: unknown, column: ColumnSpec): unknown {
@@ -99,9 +121,9 @@ const isRing = (r: unknown) =>
 const isPolygon = (p: unknown) => Array.isArray(p) && p.length >= 1 && p.every(isRing);
 
 /** Why a value is not one of the six GeoJSON geometries NGSI-LD GeoProperties hold, or undefined when it is. */
-export function geometryProblem(value: unknown): string | undefined {
+function geometryProblem(value: unknown, column: string): RowReason | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    return "is not a GeoJSON geometry object";
+    return { code: "notGeometry", params: { column } };
   const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };
   const valid: Record<string, (c: unknown) => boolean> = {
     Point: isPosition,
@@ -112,56 +134,57 @@ export function geometryProblem(value: unknown): string | undefined {
     MultiPolygon: (c) => Array.isArray(c) && c.length >= 1 && c.every(isPolygon),
   };
   if (typeof type !== "string" || !(type in valid))
-    return `has geometry type ${JSON.stringify(type)}, not one of ${Object.keys(valid).join(", ")}`;
-  if (!valid[type](coordinates)) return `has coordinates that are not a valid ${type}`;
+    return {
+      code: "geometryType",
+      params: { column, type: JSON.stringify(type) ?? "", types: Object.keys(valid).join(", ") },
+    };
+  if (!valid[type](coordinates)) return { code: "geometryCoordinates", params: { column, type } };
   return undefined;
 }
 
-type Parsed = { value: unknown } | { reason: string };
+type Parsed = { value: unknown } | { reason: RowReason };
 
 function parseCell(cell: string, column: ColumnSpec): Parsed {
-  const where = `column ${column.name}`;
+  const because = (code: RowReason["code"], value = cell): Parsed => ({
+    reason: { code, params: { column: column.name, value: JSON.stringify(value.slice(0, 60)) } },
+  });
   const json = (): Parsed => {
     try {
       return { value: JSON.parse(cell) };
     } catch {
-      return { reason: `${where}: ${JSON.stringify(cell.slice(0, 60))} is not valid JSON` };
+      return because("notJson");
     }
   };
   if (column.ngsiLdType === "Relationship") {
     const target = cell.trim();
-    return isUri(target)
-      ? { value: target }
-      : { reason: `${where}: ${JSON.stringify(target)} is not an entity id (a URI)` };
+    return isUri(target) ? { value: target } : because("notUri", target);
   }
   if (column.ngsiLdType === "GeoProperty") {
     const parsed = json();
     if ("reason" in parsed) return parsed;
-    const problem = geometryProblem(parsed.value);
-    return problem ? { reason: `${where}: the value ${problem}` } : parsed;
+    const problem = geometryProblem(parsed.value, column.name);
+    return problem ? { reason: problem } : parsed;
   }
   switch (column.valueType) {
     case "Number": {
       const n = parseNumber(cell);
-      return n === undefined ? { reason: `${where}: ${JSON.stringify(cell)} is not a number` } : { value: n };
+      return n === undefined ? because("notNumber") : { value: n };
     }
     case "Boolean": {
       const b = booleans[cell.trim().toLowerCase()];
-      return b === undefined
-        ? { reason: `${where}: ${JSON.stringify(cell)} is not a boolean (true/false, 1/0, yes/no)` }
-        : { value: b };
+      return b === undefined ? because("notBoolean") : { value: b };
     }
     case "Object": {
       const parsed = json();
       if ("reason" in parsed) return parsed;
       return typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value)
         ? parsed
-        : { reason: `${where}: the value is not a JSON object` };
+        : because("notObject");
     }
     case "Array": {
       const parsed = json();
       if ("reason" in parsed) return parsed;
-      return Array.isArray(parsed.value) ? parsed : { reason: `${where}: the value is not a JSON array` };
+      return Array.isArray(parsed.value) ? parsed : because("notArray");
     }
     default:
       return { value: cell };
@@ -183,16 +206,17 @@ export function rowToEntity(
   const cells: Record<string, string> = {};
   for (const [k, v] of Object.entries(row)) cells[k.replace(/^\ufeff/, "").trim()] = v ?? "";
   const type = (cells.type ?? "").trim();
-  if (!type) return { reason: "the type is missing" };
-  if (type !== typeName) return { reason: `the type ${JSON.stringify(type)} is not ${typeName}` };
+  if (!type) return { reason: { code: "noType", params: {} } };
+  if (type !== typeName)
+    return { reason: { code: "otherType", params: { type: JSON.stringify(type), expected: typeName } } };
   let id = (cells.id ?? "").trim();
   if (!id) id = options.existing?.id ?? `urn:ngsi-ld:${typeName}:${randomUUID()}`;
-  else if (!isUri(id)) return { reason: `the id ${JSON.stringify(id)} is not a URI` };
+  else if (!isUri(id)) return { reason: { code: "idNotUri", params: { id: JSON.stringify(id) } } };
 
   // The values of temporal attributes are dated: by an `observedAt` column when the file has one, else now.
   const stamp = (cells.observedAt ?? "").trim();
   if (stamp && Number.isNaN(Date.parse(stamp)))
-    return { reason: `the observedAt ${JSON.stringify(stamp)} is not an ISO 8601 date-time` };
+    return { reason: { code: "observedAt", params: { value: JSON.stringify(stamp) } } };
   const observedAt = stamp ? new Date(stamp).toISOString() : (options.now ?? new Date().toISOString());
 
   const entity: Entity = options.existing

@@ -20,10 +20,10 @@ export {
 export { profileOf, profiles, type BrokerProfile } from "./profiles.ts";
 export {
   entityToRow,
-  geometryProblem,
   isUri,
   parseNumber,
   rowToEntity,
   type ColumnSpec,
+  type RowReason,
   type RowResult,
 } from "./csv.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { entityToRow, parseNumber, rowToEntity, type ColumnSpec, type Entity } from "../src/index.ts";
+import { say, type MessageCode } from "../../../apps/api/src/messages/say.ts";
 
 /** The entity ↔ row mapping of CSV import/export (notes/original-app.md §3.6, without its bugs). */
 const columns: ColumnSpec[] = [
@@ -29,9 +30,11 @@ const row = (cells: Record<string, string>) => ({
   type: "Building",
   ...cells,
 });
-const reasonOf = (r: ReturnType<typeof rowToEntity>) => ("reason" in r ? r.reason : undefined);
+// Reasons are codes; the API words them (here in English, as a reader would see them).
+const reasonOf = (r: ReturnType<typeof rowToEntity>) =>
+  "reason" in r ? say("en", `row.${r.reason.code}` as MessageCode, r.reason.params) : undefined;
 const entityOf = (r: ReturnType<typeof rowToEntity>) => {
-  if ("reason" in r) throw new Error(r.reason);
+  if ("reason" in r) throw new Error(reasonOf(r));
   return r.entity;
 };
 

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../config.ts";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
 import { loginRequests } from "../storage/schema.ts";
 import { checkDemoPassword, demoUsers } from "./providers/dev.ts";
@@ -156,7 +156,7 @@ export function registerAuthRoutes(
       },
       async (request) => {
         const user = checkDemoPassword(request.body.username, request.body.password);
-        if (!user) throw new Problem(401, "Unauthorized", "Wrong username or password.");
+        if (!user) throw problem(401, "idm.wrongPassword");
         const session = await sessions.create({
           subject: user.username,
           username: user.username,

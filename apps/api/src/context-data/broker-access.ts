@@ -7,7 +7,7 @@ import {
 } from "@orrery/model";
 import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { Problem, problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
@@ -30,8 +30,7 @@ const tokens = new Map<string, { token: string; expiresAt: number }>();
 async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): Promise<string> {
   const idm = await records.find(identityManagers, String(idmId));
   const grantRow = await records.find(identityManagerGrants, String(grantId));
-  if (!idm || !grantRow)
-    throw new Problem(409, "Incomplete service", "The identity manager or its grant no longer exists.");
+  if (!idm || !grantRow) throw problem(409, "workspace.incompleteService");
   const key = `${grantRow.id}@${grantRow.version}@${idm.id}@${idm.version}`;
   const cached = tokens.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.token;
@@ -55,19 +54,11 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
       signal: AbortSignal.timeout(10_000),
     });
   } catch (err) {
-    throw new Problem(
-      502,
-      "Bad gateway",
-      `The identity manager ${name} could not be reached: ${(err as Error).message}`,
-    );
+    throw problem(502, "idm.unreachable", { name, cause: (err as Error).message });
   }
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
   if (!response.ok || !body.access_token)
-    throw new Problem(
-      502,
-      "Bad gateway",
-      `The identity manager ${name} refused the grant (${response.status}).`,
-    );
+    throw problem(502, "idm.refusedGrant", { name, status: response.status });
   // Renew 30 s early; a token without expires_in is kept for 5 minutes.
   const lifetime = Math.max(0, (Number(body.expires_in) || 300) - 30) * 1000;
   tokens.set(key, { token: body.access_token, expiresAt: Date.now() + lifetime });
@@ -78,12 +69,7 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
 async function connection(records: Records, workspace: Row) {
   const service = await records.find(services, String(workspace.data.hasService));
   const broker = service && (await records.find(contextBrokers, String(service.data.hasContextBroker)));
-  if (!service || !broker)
-    throw new Problem(
-      409,
-      "Incomplete workspace",
-      "The workspace's service or context broker no longer exists.",
-    );
+  if (!service || !broker) throw problem(409, "workspace.incomplete");
   const tenant =
     broker.data.multiTenancyEnabled === true
       ? (workspace.data.contextBrokerTenant as string | undefined)
@@ -120,11 +106,7 @@ export async function workspaceBroker(
         service.data.hasIdentityManagerGrant,
       );
     } else if (!options.gatewayAuthorization) {
-      throw new Problem(
-        409,
-        "Verifiable-credential login needed",
-        "This service uses SIOP 2: open the workspace with a verifiable-credential login first.",
-      );
+      throw problem(409, "workspace.siop2Login");
     }
   }
   return new NgsiLdClient({
@@ -156,8 +138,7 @@ export async function temporalBroker(
   const temporal = listed.includes(temporalServiceId)
     ? await records.find(temporalServices, temporalServiceId)
     : undefined;
-  if (!temporal)
-    throw new Problem(404, "Not found", `The workspace has no temporal service ${temporalServiceId}.`);
+  if (!temporal) throw problem(404, "notFound.temporalService", { id: temporalServiceId });
   if (temporal.data.temporalServiceType !== "mintaka")
     return workspaceBroker(records, workspace, { context });
   const { broker, tenant } = await connection(records, workspace);

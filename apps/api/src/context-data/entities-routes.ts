@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Entity, EntityQuery, NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 import type { Item, Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
 import { byNameThenId, pageByName, SORTED_UP_TO } from "./entity-order.ts";
@@ -211,8 +211,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
         const clash = Object.keys(added).filter(
           (name) => current[name] !== undefined && !Array.isArray(added[name]),
         );
-        if (clash.length)
-          throw new Problem(409, "Conflict", `The entity already has ${clash.join(", ")}: edit it instead.`);
+        if (clash.length) throw problem(409, "entity.attributesExist", { names: clash });
         await client.appendAttributes(current.id, added);
       }),
   );
@@ -232,7 +231,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
       changeEntity(request, async (client, current, model) => {
         const { attrName } = request.params;
         if (current[attrName] === undefined)
-          throw new Problem(404, "Not found", `The entity ${current.id} has no attribute ${attrName}.`);
+          throw problem(404, "notFound.attribute", { entity: current.id, attribute: attrName });
         const { [attrName]: value } = completeAttributes({ [attrName]: request.body }, model);
         await client.replaceEntity({ ...current, [attrName]: value });
       }),

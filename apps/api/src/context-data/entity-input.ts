@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Entity } from "@orrery/ngsi-ld";
-import { invalid, type FieldError } from "../problems.ts";
+import { fieldError, invalid, type FieldError } from "../problems.ts";
 import type { Item } from "../resources/records.ts";
 
 /** NGSI-LD entity type names as the original API accepted them: letters, digits, - and _, 1 to 50. */
@@ -34,28 +34,25 @@ export function modelOf(typeId: string | undefined, propertyList: Item[]): Map<s
 
 function checkInstance(name: string, value: unknown, errors: FieldError[]): value is Attribute {
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    errors.push({
-      path: name,
-      message: "must be an NGSI-LD attribute object ({type, value} or {type, object})",
-    });
+    errors.push(fieldError(name, "entity.attributeObject"));
     return false;
   }
   const a = value as Attribute;
   if (!attributeTypes.has(String(a.type))) {
-    errors.push({ path: `${name}.type`, message: `must be one of ${[...attributeTypes].join(", ")}` });
+    errors.push(fieldError(`${name}.type`, "field.oneOf", { values: [...attributeTypes] }));
     return false;
   }
   if ((a.type === "Property" || a.type === "GeoProperty") && a.value === undefined)
-    errors.push({ path: `${name}.value`, message: "is required" });
+    errors.push(fieldError(`${name}.value`, "field.required"));
   if (a.type === "Relationship" && (typeof a.object !== "string" || !uri.test(a.object)))
-    errors.push({ path: `${name}.object`, message: "must be the URN of the target entity" });
+    errors.push(fieldError(`${name}.object`, "entity.targetUrn"));
   if (a.type === "GeoProperty") {
     const g = a.value as { type?: unknown; coordinates?: unknown } | undefined;
     if (g && (typeof g.type !== "string" || !Array.isArray(g.coordinates)))
-      errors.push({ path: `${name}.value`, message: "must be a GeoJSON geometry {type, coordinates}" });
+      errors.push(fieldError(`${name}.value`, "entity.geometry"));
   }
   if (a.observedAt !== undefined && Number.isNaN(Date.parse(String(a.observedAt))))
-    errors.push({ path: `${name}.observedAt`, message: "must be an ISO 8601 date-time" });
+    errors.push(fieldError(`${name}.observedAt`, "entity.dateTime"));
   return true;
 }
 
@@ -77,7 +74,7 @@ export function completeAttributes(
     const multi = property?.multiValued === true || Array.isArray(raw);
     const instances = Array.isArray(raw) ? raw : [raw];
     if (instances.length === 0) {
-      errors.push({ path: name, message: "has no value" });
+      errors.push(fieldError(name, "entity.noValue"));
       continue;
     }
     const completed = instances.map((instance, i) => {
@@ -102,9 +99,9 @@ export async function newEntity(
   const errors: FieldError[] = [];
   const b = (body && typeof body === "object" && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   if (typeof b.type !== "string" || !typeName.test(b.type))
-    errors.push({ path: "type", message: "is required: letters, digits, - and _ (at most 50)" });
+    errors.push(fieldError("type", "entity.typeName"));
   if (b.id !== undefined && b.id !== "" && (typeof b.id !== "string" || !uri.test(b.id)))
-    errors.push({ path: "id", message: "must be a URI such as urn:ngsi-ld:Building:001" });
+    errors.push(fieldError("id", "entity.idUri"));
   if (errors.length) throw invalid(errors);
   const type = String(b.type);
   return {
@@ -117,11 +114,11 @@ export async function newEntity(
 /** The attributes of an update body, which must not try to change id or type. */
 export function updateAttributes(body: unknown, model: Map<string, Item>): Record<string, unknown> {
   if (!body || typeof body !== "object" || Array.isArray(body))
-    throw invalid([{ path: "", message: "must be an object of attributes" }]);
+    throw invalid([fieldError("", "entity.attributesObject")]);
   const b = body as Record<string, unknown>;
   const errors: FieldError[] = [];
   for (const key of ["id", "type"])
-    if (b[key] !== undefined) errors.push({ path: key, message: "cannot be changed by an update" });
+    if (b[key] !== undefined) errors.push(fieldError(key, "entity.unchangeable"));
   if (errors.length) throw invalid(errors);
   return completeAttributes(b, model);
 }

@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { rowToEntity, type ColumnSpec, type Entity, type NgsiLdClient } from "@orrery/ngsi-ld";
 import type { ImportReport } from "@orrery/model";
+import { say, type Language, type MessageCode, type Params } from "../messages/say.ts";
 import type { Item } from "../resources/records.ts";
 import { listOrEmpty } from "./broker-access.ts";
 
@@ -82,8 +83,15 @@ export async function importRows(
   typeName: string,
   columns: ColumnSpec[],
   rows: ImportRow[],
-  options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+  options: {
+    dryRun?: boolean;
+    onProgress?: (done: number, total: number) => void;
+    /** The language of the rejected rows' reasons. */
+    language?: Language;
+  } = {},
 ): Promise<ImportReport> {
+  const word = (code: string, params: Params) =>
+    say(options.language ?? "en", `row.${code}` as MessageCode, params);
   const report: ImportReport = { total: rows.length, created: 0, updated: 0, rejected: [] };
   if (options.dryRun) report.preview = [];
   const firstRowOf = new Map<string, number>();
@@ -91,12 +99,13 @@ export async function importRows(
   for (const { row, cells } of rows) {
     const result = rowToEntity(cells, typeName, columns);
     if ("reason" in result) {
-      report.rejected.push({ row, ...(cells.id ? { id: cells.id } : {}), reason: result.reason });
+      const reason = word(result.reason.code, result.reason.params);
+      report.rejected.push({ row, ...(cells.id ? { id: cells.id } : {}), reason });
       continue;
     }
     const first = firstRowOf.get(result.entity.id);
     if (first !== undefined) {
-      report.rejected.push({ row, id: result.entity.id, reason: `the id is already on row ${first}` });
+      report.rejected.push({ row, id: result.entity.id, reason: word("duplicate", { first }) });
       continue;
     }
     firstRowOf.set(result.entity.id, row);
@@ -117,7 +126,7 @@ export async function importRows(
         { mode: "update" },
       );
       for (const e of result.errors)
-        failed.set(e.entityId, e.error.detail ?? e.error.title ?? "the broker refused the entity");
+        failed.set(e.entityId, e.error.detail ?? e.error.title ?? word("refused", {}));
     }
     for (const { row, entity } of chunk) {
       const reason = failed.get(entity.id);

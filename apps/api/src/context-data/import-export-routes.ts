@@ -5,7 +5,7 @@ import { z } from "zod";
 import { entityToRow } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { languageOf } from "../messages/say.ts";
-import { invalid, Problem, problem, problemBody } from "../problems.ts";
+import { fieldError, invalid, Problem, problem, problemBody } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { brokerProblem, viaBroker } from "./broker-access.ts";
 import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
@@ -61,11 +61,12 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const { properties: propertyList } = await data.dataModel();
       const body = request.body;
       const rows: ImportRow[] = typeof body === "string" ? parseCsv(body) : jsonRows(body);
-      if (!rows.length) throw invalid([{ path: "", message: "has no data rows under the header" }]);
+      if (!rows.length) throw invalid([fieldError("", "import.noRows")]);
       const client = await viaBroker(() => data.broker());
       const run = (onProgress?: (done: number, total: number) => void) =>
         importRows(client, String(type.name), columnsOf(type, propertyList), rows, {
           dryRun: request.query.dryRun === "true",
+          language: languageOf(request.headers["accept-language"]),
           onProgress,
         });
       if (!String(request.headers.accept ?? "").includes("application/x-ndjson"))

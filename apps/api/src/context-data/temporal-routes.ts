@@ -48,7 +48,7 @@ export function registerTemporalRoutes(app: FastifyInstance, records: Records, c
       const { fromTime, toTime } = request.query;
       const workspace = await records.requireWorkspace(workspaceId);
       const property = await records.find(properties, propertyId, workspaceId);
-      if (!property) throw notFound(`The property ${propertyId}`);
+      if (!property) throw notFound(propertyId, "property");
       const name = String(property.data.name);
       const context = workspaceContextUrl(config, workspace);
       const timerel =

@@ -49,7 +49,7 @@ export async function workspaceData(
     dataModel,
     async typeById(typeId) {
       const row = await records.find(types, typeId, workspaceId);
-      if (!row) throw notFound(`The type ${typeId}`);
+      if (!row) throw notFound(typeId, "type");
       return toItem(types, row);
     },
     async model(typeName) {

@@ -1,7 +1,8 @@
 import { properties, types } from "@orrery/model";
 import type { Entity, NgsiLdClient } from "@orrery/ngsi-ld";
 import { listOrEmpty } from "../context-data/broker-access.ts";
-import { Problem } from "../problems.ts";
+import { problem, problemBody, Problem } from "../problems.ts";
+import type { Language } from "../messages/say.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
 
@@ -62,14 +63,12 @@ export async function autoDiscover(
   hooks: { types: KindHooks; properties: KindHooks },
   workspaceId: string,
   client: NgsiLdClient,
+  /** The language of the skipped properties' reasons. */
+  language: Language = "en",
 ): Promise<DiscoveryReport> {
   const workspace = await records.requireWorkspace(workspaceId);
   if (workspace.data.dataModelUpToDate !== true) {
-    throw new Problem(
-      409,
-      "The data model is outdated",
-      "The data model is outdated. Please generate a new version before auto-discovering.",
-    );
+    throw problem(409, "dataModel.outdated");
   }
   const report: DiscoveryReport = { types: [], properties: [], skipped: [] };
   // A tenant nothing was written to yet answers 404 (NonexistentTenant): it holds no type.
@@ -122,7 +121,7 @@ export async function autoDiscover(
         report.skipped.push({
           type: String(type.name),
           name: proposal.name,
-          reason: err.detail ?? err.title,
+          reason: problemBody(err, language).detail ?? err.title,
         });
       }
     }

@@ -67,7 +67,7 @@ export function registerImportRoutes(
       const { workspaceId } = request.params;
       await records.requireWorkspace(workspaceId);
       const { typeId } = request.body;
-      if (!(await records.find(types, typeId, workspaceId))) throw notFound(`The type ${typeId}`);
+      if (!(await records.find(types, typeId, workspaceId))) throw notFound(typeId, "type");
       const existing = new Set(
         (await records.list(properties, workspaceId)).filter((p) => p.hasType === typeId).map((p) => p.name),
       );

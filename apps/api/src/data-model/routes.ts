@@ -5,6 +5,7 @@ import { z } from "zod";
 import { properties, types, workspaces } from "@orrery/model";
 import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
+import { languageOf } from "../messages/say.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import { autoDiscover } from "./auto-discover.ts";
 import { viaBroker, workspaceBroker, workspaceContextUrl } from "../context-data/broker-access.ts";
@@ -95,7 +96,13 @@ export function registerDataModelRoutes(
       const workspace = await records.requireWorkspace(workspaceId);
       const context = workspaceContextUrl(config, workspace);
       return viaBroker(async () =>
-        autoDiscover(records, hooks, workspaceId, await workspaceBroker(records, workspace, context)),
+        autoDiscover(
+          records,
+          hooks,
+          workspaceId,
+          await workspaceBroker(records, workspace, context),
+          languageOf(request.headers["accept-language"]),
+        ),
       );
     },
   );
@@ -114,7 +121,7 @@ export function registerDataModelRoutes(
     async (request) => {
       const { workspaceId, id } = request.params;
       await records.requireWorkspace(workspaceId);
-      if (!(await records.find(types, id, workspaceId))) throw notFound(id);
+      if (!(await records.find(types, id, workspaceId))) throw notFound(id, "type");
       await records.patchData(types, id, { positionInChart: request.body });
       return { positionInChart: request.body };
     },
@@ -132,7 +139,7 @@ export function registerDataModelRoutes(
           eq(dataModelVersions.typeName, typeName),
         ),
       );
-    if (!row) throw notFound(`The context ${name}/${version}${typeName ? `/${typeName}` : ""}`);
+    if (!row) throw notFound(`${name}/${version}${typeName ? `/${typeName}` : ""}`, "context");
     return row.document;
   };
   const headers = {

@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { parse } from "yaml";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 
 /** A property offered for import, already in Orrery's terms. */
 export interface Candidate {
@@ -37,15 +37,11 @@ export function parseModel(text: string): {
   try {
     doc = parse(text, { maxAliasCount: 100 });
   } catch (err) {
-    throw new Problem(400, "The model is not valid YAML", (err as Error).message);
+    throw problem(400, "sdm.notYaml", { reason: (err as Error).message });
   }
   const [typeName, entry] = Object.entries((doc ?? {}) as Record<string, any>)[0] ?? [];
   if (!typeName || !entry || typeof entry.properties !== "object") {
-    throw new Problem(
-      400,
-      "The model has no properties",
-      "A Smart Data Models model.yaml starts with the type name, holding `properties`.",
-    );
+    throw problem(400, "sdm.noProperties");
   }
   const properties = Object.entries(entry.properties as Record<string, any>)
     .filter(([name]) => name !== "id" && name !== "type")
@@ -114,22 +110,17 @@ export async function fetchModel(
   try {
     target = new URL(url);
   } catch {
-    throw new Problem(400, "Invalid URL", `${url} is not an absolute URL.`);
+    throw problem(400, "fetch.notAbsolute", { url });
   }
-  if (target.protocol !== "http:" && target.protocol !== "https:")
-    throw new Problem(400, "Invalid URL", "Only http and https URLs can be fetched.");
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw problem(400, "fetch.scheme");
   if (!options.allowPrivate) {
     const host = target.hostname.replace(/^\[|\]$/g, "");
     const { address, family } = isIP(host)
       ? { address: host, family: isIP(host) }
       : await lookup(host).catch(() => ({ address: "", family: 4 }));
-    if (!address) throw new Problem(502, "Bad gateway", `The host ${host} could not be resolved.`);
+    if (!address) throw problem(502, "fetch.unresolved", { host });
     if (privateNetworks.check(address, family === 6 ? "ipv6" : "ipv4")) {
-      throw new Problem(
-        400,
-        "Address not allowed",
-        `${host} is on a private network; set PROXY_ALLOW_PRIVATE_NETWORKS=true to allow it.`,
-      );
+      throw problem(400, "fetch.private", { host });
     }
   }
   let response: Response;
@@ -140,20 +131,16 @@ export async function fetchModel(
       headers: { accept: "application/yaml, text/yaml, text/plain, */*" },
     });
   } catch (err) {
-    throw new Problem(502, "Bad gateway", `${target.host} could not be reached: ${(err as Error).message}`);
+    throw problem(502, "fetch.unreachable", { host: target.host, cause: (err as Error).message });
   }
   if (!response.ok)
-    throw new Problem(
-      502,
-      "Bad gateway",
-      `${target.host} answered ${response.status} for ${target.pathname}.`,
-    );
+    throw problem(502, "fetch.status", { host: target.host, status: response.status, path: target.pathname });
   const max = options.maxBytes ?? 2 * 1024 * 1024;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
-    if (size > max) throw new Problem(502, "Bad gateway", `The model is larger than ${max} bytes.`);
+    if (size > max) throw problem(502, "fetch.tooLarge", { max });
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 
 const query = z.object({ authorizationRegistryId: z.string(), authorizationRegistryGrantId: z.string() });
 
@@ -24,11 +24,7 @@ export function registerAuthorizationRegistryProxies(app: FastifyInstance): void
         },
       },
       async () => {
-        throw new Problem(
-          501,
-          "Not implemented",
-          `The iSHARE ${operation.replace("-", " ")} proxy is not available in this version of Orrery yet.`,
-        );
+        throw problem(501, "registry.notYet", { operation: operation.replace("-", " ") });
       },
     );
   }

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { SignJWT, importPKCS8 } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.ts";
-import { Problem } from "../problems.ts";
+import { problem } from "../problems.ts";
 
 const SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 const sheetQuery = z.object({ spreadsheetId: z.string().min(1), sheetName: z.string().min(1) });
@@ -34,12 +34,7 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
   let token: { value: string; expiresAt: number } | undefined;
 
   const settings = () => {
-    if (!config.googleSheets)
-      throw new Problem(
-        501,
-        "Not implemented",
-        "Google Sheets is not configured on this server (GOOGLE_SERVICE_ACCOUNT_KEY_FILE).",
-      );
+    if (!config.googleSheets) throw problem(501, "sheets.notConfigured");
     return config.googleSheets;
   };
 
@@ -50,11 +45,7 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
     try {
       account = JSON.parse(readFileSync(keyFile, "utf8")) as ServiceAccount;
     } catch (err) {
-      throw new Problem(
-        501,
-        "Not implemented",
-        `The Google service account key cannot be read: ${(err as Error).message}`,
-      );
+      throw problem(501, "sheets.badKey", { reason: (err as Error).message });
     }
     const audience = tokenUrl ?? account.token_uri ?? "https://oauth2.googleapis.com/token";
     const assertion = await new SignJWT({ scope: SCOPE })
@@ -70,7 +61,7 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
       body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
     });
     const { access_token, expires_in } = body as { access_token?: string; expires_in?: number };
-    if (!access_token) throw new Problem(502, "Bad gateway", "Google did not issue an access token.");
+    if (!access_token) throw problem(502, "sheets.noToken");
     token = { value: access_token, expiresAt: Date.now() + Math.max(0, (expires_in ?? 3600) - 60) * 1000 };
     return access_token;
   }
@@ -80,17 +71,13 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
     try {
       response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
     } catch (err) {
-      throw new Problem(502, "Bad gateway", `Google could not be reached: ${(err as Error).message}`);
+      throw problem(502, "sheets.unreachable", { cause: (err as Error).message });
     }
     const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } | string };
     if (!response.ok) {
       const message = typeof body.error === "string" ? body.error : body.error?.message;
       const status = response.status === 404 || response.status === 403 ? response.status : 502;
-      throw new Problem(
-        status,
-        status === 502 ? "Bad gateway" : "Google Sheets refused",
-        message ?? `HTTP ${response.status}`,
-      );
+      throw problem(status, "sheets.refused", { reason: message ?? `HTTP ${response.status}` });
     }
     return body;
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { missingRequired, newId, referenceFields, whenHolds, type KindDefinition } from "@orrery/model";
 import type { Cipher } from "../cipher.ts";
-import { fieldError, invalid, notFound, Problem, type FieldError } from "../problems.ts";
+import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
 import { records } from "../storage/schema.ts";
 import { uniquely } from "./unique-names.ts";
@@ -139,14 +139,14 @@ export class Records {
   /** The workspace row, locked until the transaction ends. */
   async lockWorkspace(tx: Tx, workspaceId: string): Promise<Row> {
     const row = await this.row(tx, "workspaces", workspaceId, "", "update");
-    if (!row) throw notFound(`The workspace ${workspaceId}`);
+    if (!row) throw notFound(workspaceId, "workspace");
     return row;
   }
 
   /** 404 unless the workspace exists. */
   async requireWorkspace(workspaceId: string): Promise<Row> {
     const row = await this.row(this.db, "workspaces", workspaceId);
-    if (!row) throw notFound(`The workspace ${workspaceId}`);
+    if (!row) throw notFound(workspaceId, "workspace");
     return row;
   }
 
@@ -252,20 +252,13 @@ export class Records {
           .map((t) => t.trim())
           .includes(etagOf(current.version))
       ) {
-        throw new Problem(
-          412,
-          "Precondition failed",
-          "The record was changed by someone else since you loaded it. Reload it and apply your change again.",
-          {
-            currentETag: etagOf(current.version),
-          },
-        );
+        throw problem(412, "record.stale", undefined, { currentETag: etagOf(current.version) });
       }
       const changed = kind.fields
         .filter(
           (f) => f.createOnly && current.data[f.name] !== undefined && input[f.name] !== current.data[f.name],
         )
-        .map((f) => ({ path: f.name, message: "cannot be changed after creation" }));
+        .map((f) => fieldError(f.name, "field.createOnly"));
       if (changed.length) throw invalid(changed);
       const { data, secrets } = this.split(kind, input, current.secrets);
       // Fields only the server sets (dataModelVersion, positionInChart, ...) survive a client's update,
@@ -297,15 +290,8 @@ export class Records {
       if (!(await this.row(tx, kind.kind, id, workspaceId, "update"))) throw notFound(id);
       const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
       if (referrers.length) {
-        const names = referrers.map((r) => `${r.kind} "${r.name}"`).join(", ");
-        throw new Problem(
-          409,
-          "The record is in use",
-          `It cannot be deleted while these records refer to it: ${names}.`,
-          {
-            referrers,
-          },
-        );
+        const names = referrers.map((r) => `${r.kind} "${r.name}"`);
+        throw problem(409, "record.inUse", { names }, { referrers });
       }
       await tx.delete(records).where(eq(records.id, id));
     });
@@ -397,10 +383,9 @@ export class Records {
         secrets[field.name] = stored[field.name]!;
       }
     }
-    const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) => ({
-      path: f.name,
-      message: "is required",
-    }));
+    const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) =>
+      fieldError(f.name, "field.required"),
+    );
     if (missing.length) throw invalid(missing);
     return { data, secrets };
   }

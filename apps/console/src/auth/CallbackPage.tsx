@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { routeTo } from "../routes.ts";
 import { setSession } from "../session.ts";
+import { RENEWAL_WINDOW } from "./SessionExpiry.tsx";
 
 /** callbacks.authentication: reads token, token_type and expires_at; ignored if one is missing. */
 export function CallbackPage() {
@@ -17,6 +18,11 @@ export function CallbackPage() {
   useEffect(() => {
     if (!complete) return;
     setSession({ token: token!, tokenType: tokenType!, expiresAt });
+    // A renewal's window: the page that opened it carries on with the new session.
+    if (window.name === RENEWAL_WINDOW && window.opener) {
+      window.close();
+      return;
+    }
     const from = sessionStorage.getItem("orrery.returnTo");
     sessionStorage.removeItem("orrery.returnTo");
     navigate(from && from.startsWith("/") ? from : routeTo("workspaces.index"), { replace: true });

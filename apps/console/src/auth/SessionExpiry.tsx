@@ -7,9 +7,15 @@ import { useSession } from "./useSession.ts";
 
 export const WARNING_MS = 30_000;
 
+/** The name of the window a renewal signs in in (the callback page closes it). */
+export const RENEWAL_WINDOW = "orrery-renewal";
+
 /**
  * Thirty seconds before the token expires, or as soon as the API answers 401, the spec's
- * 'Session expired!' dialog; closing it leads to a new login.
+ * 'Session expired!' dialog, which only renewing closes. The renewal signs in in a window of its
+ * own: the page, and whatever was typed in it, stay as they are, and the new session (shared by
+ * every tab) closes the dialog. Where the browser blocks that window, the page itself goes to the
+ * sign-in and comes back to the same address.
  */
 export function SessionExpiry() {
   const { t } = useTranslation();
@@ -18,6 +24,10 @@ export function SessionExpiry() {
   useEffect(() => {
     setUnauthorizedHandler(() => setExpired(true));
   }, []);
+  // A renewed session (the sign-in window, or another tab) ends the warning.
+  useEffect(() => {
+    if (session && session.expiresAt - Date.now() > WARNING_MS) setExpired(false);
+  }, [session]);
   useEffect(() => {
     if (!session) return;
     const timer = setTimeout(
@@ -27,6 +37,8 @@ export function SessionExpiry() {
     return () => clearTimeout(timer);
   }, [session]);
   const renew = () => {
+    const popup = window.open(loginUrl, RENEWAL_WINDOW, "popup,width=520,height=700");
+    if (popup) return;
     setExpired(false);
     sessionStorage.setItem("orrery.returnTo", window.location.pathname + window.location.search);
     setSession(null);
@@ -39,6 +51,7 @@ export function SessionExpiry() {
       message={t("auth.sessionExpired")}
       button={t("auth.renew")}
       onClose={renew}
+      insistent
     />
   );
 }

@@ -152,7 +152,8 @@ export function AttributePage() {
                       <FullValue instance={instance} property={property} />
                       {instance.observedAt && (
                         <div className="small text-body-secondary">
-                          {t("entities.observedAt")}: {instance.observedAt}
+                          {t("common.labelled", { label: t("entities.observedAt") })}
+                          {instance.observedAt}
                         </div>
                       )}
                       <SubProperties
@@ -187,7 +188,8 @@ export function AttributePage() {
                 <FullValue instance={single} property={property} />
                 {single.observedAt && (
                   <p className="small text-body-secondary mt-2 mb-0">
-                    {t("entities.observedAt")}: {single.observedAt}
+                    {t("common.labelled", { label: t("entities.observedAt") })}
+                    {single.observedAt}
                   </p>
                 )}
                 <h2 className="h6 mt-3">{t("entities.subProperties")}</h2>

@@ -144,13 +144,15 @@ export function AttributeValue({
         <div key={instance.datasetId ?? i} className={i > 0 ? "mt-2 pt-2 border-top" : undefined}>
           {multiple && (
             <div className="small text-body-secondary text-break">
-              {t("entities.datasetId")}: {instance.datasetId ?? t("entities.defaultInstance")}
+              {t("common.labelled", { label: t("entities.datasetId") })}
+              {instance.datasetId ?? t("entities.defaultInstance")}
             </div>
           )}
           <InstanceValue instance={instance} property={property} />
           {instance.observedAt && (
             <div className="small text-body-secondary">
-              {t("entities.observedAt")}: <time dateTime={instance.observedAt}>{instance.observedAt}</time>
+              {t("common.labelled", { label: t("entities.observedAt") })}
+              <time dateTime={instance.observedAt}>{instance.observedAt}</time>
             </div>
           )}
           <SubProperties instance={instance} definitions={subProperties} />

@@ -15,11 +15,19 @@ export function MessageDialog(props: {
   button?: string;
   /** More content below the message (what an auto-discover added). */
   children?: ReactNode;
+  /** Only its button closes it: no close cross, no Escape, no click beside it. */
+  insistent?: boolean;
 }) {
   const { t } = useTranslation();
   return (
-    <Modal show={props.show} onHide={props.onClose} aria-labelledby="message-dialog-title" {...onTop}>
-      <Modal.Header closeButton closeLabel={t("common.close")}>
+    <Modal
+      show={props.show}
+      onHide={props.onClose}
+      aria-labelledby="message-dialog-title"
+      {...onTop}
+      {...(props.insistent ? { backdrop: "static" as const, keyboard: false } : {})}
+    >
+      <Modal.Header closeButton={!props.insistent} closeLabel={t("common.close")}>
         <Modal.Title id="message-dialog-title" className="h5">
           {props.title}
         </Modal.Title>

@@ -42,7 +42,7 @@ export function CreateButton({ kind, to }: { kind: KindDefinition; to: string })
     <Link
       to={to}
       className="btn btn-primary btn-sm"
-      aria-label={`${t("common.create")}: ${t(`kinds.${kind.kind}.one`)}`}
+      aria-label={`${t("common.labelled", { label: t("common.create") })}${t(`kinds.${kind.kind}.one`)}`}
       title={t("common.create")}
     >
       +

@@ -13,7 +13,7 @@ export function TypeContextLink({ type }: { type: Item }) {
   const url = contextFileUrl(workspace, type.name);
   return (
     <p className="mt-3 mb-0">
-      {t("dataModel.contextFile")}:{" "}
+      {t("common.labelled", { label: t("dataModel.contextFile") })}
       <a href={url} target="_blank" rel="noreferrer noopener" className="text-break">
         {url}
       </a>
