@@ -28,6 +28,8 @@ describe("delete", () => {
     await user.click(await screen.findByRole("button", { name: "Delete" }));
     const dialog = await screen.findByRole("dialog");
     expect(dialog).toHaveTextContent("Are you sure you want to delete this context broker, “Alpha”?");
+    // The tab says where the user is.
+    expect(document.title).toBe("Alpha · Context brokers · Orrery");
     return dialog;
   };
 

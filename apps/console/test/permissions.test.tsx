@@ -49,6 +49,38 @@ describe("list page", () => {
   });
 });
 
+describe("list page search and sort", () => {
+  it("sorts by name, by a column on a click and the other way on a second, and searches names", async () => {
+    const brokers = ["delta", "Alpha", "charlie", "Bravo", "echo", "foxtrot 10", "foxtrot 9"].map(
+      (name, i) => ({
+        ...brokerA,
+        id: `urn:ngsi-ld:ContextBroker:${i}`,
+        name,
+        host: `h${6 - i}.example.org`,
+      }),
+    );
+    mockApi({ "GET /context-brokers": { body: brokers } }, [allow("GET", "^/api/context-brokers(/.*)?$")]);
+    const { user } = renderAt("/context-brokers", "/context-brokers", <ListPage kind={contextBrokers} />);
+    await screen.findByRole("link", { name: "Alpha" });
+    const names = () =>
+      screen
+        .getAllByRole("row")
+        .slice(1)
+        .map((r) => r.querySelector("td")!.textContent);
+    expect(names()).toEqual(["Alpha", "Bravo", "charlie", "delta", "echo", "foxtrot 9", "foxtrot 10"]);
+    expect(document.title).toBe("Context brokers · Orrery");
+    expect(screen.getByRole("columnheader", { name: /Name/ })).toHaveAttribute("aria-sort", "ascending");
+    await user.click(screen.getByRole("button", { name: /Name/ }));
+    expect(names()[0]).toBe("foxtrot 10");
+    expect(screen.getByRole("columnheader", { name: /Name/ })).toHaveAttribute("aria-sort", "descending");
+    await user.type(screen.getByRole("searchbox", { name: "Search the Context brokers" }), "FOX");
+    expect(names()).toEqual(["foxtrot 10", "foxtrot 9"]);
+    await user.clear(screen.getByRole("searchbox"));
+    await user.type(screen.getByRole("searchbox"), "nothing like it");
+    expect(screen.getByText("Nothing matches the search.")).toBeInTheDocument();
+  });
+});
+
 describe("list page of a kind listed whole", () => {
   it("lists every role (spec section 6), linking only those the user may show", async () => {
     const ws = "urn:ngsi-ld:Workspace:w";

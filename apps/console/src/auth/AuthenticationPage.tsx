@@ -3,6 +3,7 @@ import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useConsoleConfig } from "../permissions.ts";
 import { loginUrl } from "../session.ts";
+import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 
 /** authentication: the continue link to the identity manager, and why the user is here. */
 export function AuthenticationPage() {
@@ -12,6 +13,7 @@ export function AuthenticationPage() {
   const error = params.get("error");
   const redirected = (location.state as { from?: string } | null)?.from;
   const signInProblem = useConsoleConfig().data?.signInProblem;
+  usePageTitle([t("auth.title")]);
   return (
     <div className="d-flex justify-content-center pt-5">
       <Card style={{ maxWidth: "28rem", width: "100%" }}>

@@ -5,7 +5,7 @@ import type { KindDefinition } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { lineage } from "../routes.ts";
-import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { Breadcrumbs, usePageTitle } from "./Breadcrumbs.tsx";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useList, type Item } from "./queries.ts";
 import { CreateButton, RecordTable, type Cells } from "./RecordTable.tsx";
@@ -34,6 +34,8 @@ export function ListPage({
   const crumbs = useParentCrumbs(kind);
   const rows = (list.data ?? []).filter((item) => can.listed(kind, item.id));
   const title = t(`kinds.${kind.kind}.many`);
+  // A list without breadcrumbs (a platform kind) names the tab itself.
+  usePageTitle([title], lineage(kind).length === 1);
   return (
     <>
       {lineage(kind).length > 1 && <Breadcrumbs trail={crumbs} />}

@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { Table } from "react-bootstrap";
+import { useState, type ReactNode } from "react";
+import { Form, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -50,10 +50,31 @@ export function CreateButton({ kind, to }: { kind: KindDefinition; to: string })
   );
 }
 
+/** The fields a column can be sorted by: those whose value is its own text. */
+const sortable = (field: Field | undefined) =>
+  !!field && ["text", "textarea", "integer", "enum", "boolean", "instant", "url"].includes(field.input);
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+const compareValues = (a: unknown, b: unknown) =>
+  a === undefined || a === null
+    ? b === undefined || b === null
+      ? 0
+      : 1
+    : b === undefined || b === null
+      ? -1
+      : typeof a === "number" && typeof b === "number"
+        ? a - b
+        : collator.compare(String(a), String(b));
+
+/** Lists longer than this offer a search box. */
+const SEARCH_FROM = 6;
+
 /**
  * The table of a list of records: name (a link to the show page, or a full name such as
  * "address.streetAddress") then the kind's columns; `leading` is a first column without header text
- * (the workspaces' open/close toggle) and `cells` draw some columns their own way.
+ * (the workspaces' open/close toggle) and `cells` draw some columns their own way. Sorted by name
+ * (spec section 9); a click on a header sorts by that column, again the other way; a long list
+ * has a search box over its names and text columns.
  */
 export function RecordTable({
   kind,
@@ -72,40 +93,113 @@ export function RecordTable({
   cells?: Cells;
 }) {
   const { t } = useTranslation();
+  const [sort, setSort] = useState<{ column: string; descending: boolean }>({
+    column: "name",
+    descending: false,
+  });
+  const [search, setSearch] = useState("");
+  const fieldOf = (column: string) => kind.fields.find((f) => f.name === column);
+  const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item);
+  const valueOf = (row: { item: Item; name?: string }, column: string) =>
+    column === "name"
+      ? nameOf(row)
+      : column === "implementation"
+        ? `${String(row.item.implementationName ?? "")} ${String(row.item.implementationVersion ?? "")}`
+        : row.item[column];
+  const canSort = (column: string) =>
+    column === "name" || column === "implementation" || (!cells?.[column] && sortable(fieldOf(column)));
+  const needle = search.trim().toLowerCase();
+  const shown = rows
+    .filter(
+      (row) =>
+        !needle ||
+        ["name", ...kind.columns.filter(canSort)].some((c) =>
+          String(valueOf(row, c) ?? "")
+            .toLowerCase()
+            .includes(needle),
+        ),
+    )
+    .sort((a, b) => {
+      const order =
+        compareValues(valueOf(a, sort.column), valueOf(b, sort.column)) ||
+        compareValues(nameOf(a), nameOf(b));
+      return sort.descending ? -order : order;
+    });
+  const header = (column: string) => {
+    const label = t(`fields.${column}`);
+    if (!canSort(column))
+      return (
+        <th scope="col" key={column}>
+          {label}
+        </th>
+      );
+    const active = sort.column === column;
+    return (
+      <th
+        scope="col"
+        key={column}
+        aria-sort={active ? (sort.descending ? "descending" : "ascending") : undefined}
+      >
+        <button
+          type="button"
+          className="btn btn-link p-0 fw-bold text-reset text-decoration-none"
+          onClick={() => setSort({ column, descending: active && !sort.descending })}
+        >
+          {label}
+          <span aria-hidden="true" className="ms-1 text-body-secondary">
+            {active ? (sort.descending ? "▼" : "▲") : "↕"}
+          </span>
+        </button>
+      </th>
+    );
+  };
   return (
-    <Table hover responsive className="mb-0 align-middle">
-      <thead>
-        <tr>
-          {leading && (
-            <th scope="col">
-              <span className="visually-hidden">{leading.label}</span>
-            </th>
-          )}
-          <th scope="col">{t("fields.name")}</th>
-          {kind.columns.map((c) => (
-            <th scope="col" key={c}>
-              {t(`fields.${c}`)}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ item, name }) => (
-          <tr key={item.id}>
-            {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
-            <td className="text-break">
-              {linked(item.id) ? (
-                <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
-              ) : (
-                (name ?? <Title kind={kind} item={item} />)
-              )}
-            </td>
-            {kind.columns.map((c) => (
-              <td key={c}>{cell(kind, c, item, t, cells)}</td>
-            ))}
+    <>
+      {rows.length >= SEARCH_FROM && (
+        <Form.Control
+          type="search"
+          size="sm"
+          className="mb-2"
+          style={{ maxWidth: "22rem" }}
+          placeholder={t("common.searchPlaceholder")}
+          aria-label={t("common.searchIn", { what: t(`kinds.${kind.kind}.many`) })}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      )}
+      <Table hover responsive className="mb-0 align-middle">
+        <thead>
+          <tr>
+            {leading && (
+              <th scope="col">
+                <span className="visually-hidden">{leading.label}</span>
+              </th>
+            )}
+            {header("name")}
+            {kind.columns.map(header)}
           </tr>
-        ))}
-      </tbody>
-    </Table>
+        </thead>
+        <tbody>
+          {shown.map(({ item, name }) => (
+            <tr key={item.id}>
+              {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
+              <td className="text-break">
+                {linked(item.id) ? (
+                  <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
+                ) : (
+                  (name ?? <Title kind={kind} item={item} />)
+                )}
+              </td>
+              {kind.columns.map((c) => (
+                <td key={c}>{cell(kind, c, item, t, cells)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      {needle && shown.length === 0 && (
+        <p className="small text-body-secondary mt-2 mb-0">{t("common.noMatch")}</p>
+      )}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/mo
 import { call } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { JsonTree } from "../errors/JsonTree.tsx";
+import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { useList, type Item } from "../resources/queries.ts";
 
@@ -58,6 +59,7 @@ export default function AuthorizationRegistryTool() {
   const registry = registries.data?.find((r) => r.id === registryId);
   const grant = grants.data?.find((g) => g.id === grantId);
   const tt = (key: string) => t(`tools.authorizationRegistries.${key}`);
+  usePageTitle([tt("title")]);
 
   const send = useMutation({
     mutationFn: ({ operation, body }: { operation: Operation; body: unknown }) =>
