@@ -84,7 +84,9 @@ test.describe("every platform kind through the UI", () => {
       await expect(page.locator("dl")).toContainText("Edited from the browser");
 
       await page.getByRole("button", { name: en.common.delete }).click();
-      await expect(page.getByRole("dialog")).toContainText(`Are you sure you want to delete ${names.this}?`);
+      await expect(page.getByRole("dialog")).toContainText(
+        `Are you sure you want to delete ${names.this}, “${values.name} renamed”?`,
+      );
       await page.getByRole("button", { name: en.common.yes }).click();
       await expect(page).toHaveURL(new RegExp(`/${kind.kind}$`));
       await expect(page.getByRole("link", { name: `${values.name} renamed` })).toHaveCount(0);
