@@ -7,6 +7,7 @@ import {
   temporalServices,
   type KindDefinition,
 } from "@orrery/model";
+import { Toasts } from "../src/app/Toasts.tsx";
 import { FormPage } from "../src/resources/FormPage.tsx";
 import { ResourceForm } from "../src/resources/ResourceForm.tsx";
 import {
@@ -175,18 +176,36 @@ describe("context broker form", () => {
     expect(dialog).toHaveTextContent("The server could not be reached.");
   });
 
-  it("goes to the new item's show page after creating it", async () => {
+  it("goes to the new item's show page after creating it, and says so", async () => {
     mockApi({ "POST /context-brokers": created });
+    // Any path: the notes outlive the form's page.
     const { user } = renderAt(
       "/context-brokers/create",
-      "/context-brokers/create",
-      <FormPage kind={contextBrokers} action="create" />,
+      "*",
+      <>
+        <FormPage kind={contextBrokers} action="create" />
+        <Toasts />
+      </>,
     );
     await fillBroker(user);
     await user.click(screen.getByRole("button", { name: "Create" }));
     await waitFor(() =>
       expect(currentPath()).toBe(`/context-brokers/${encodeURIComponent("urn:ngsi-ld:X:1")}`),
     );
+    expect(await screen.findByText("Created: context broker “Orion”.")).toBeInTheDocument();
+  });
+
+  it("leaves the form unsaved with Cancel", async () => {
+    const calls = mockApi({});
+    const { user } = renderAt(
+      "/context-brokers/create",
+      "/context-brokers/create",
+      <FormPage kind={contextBrokers} action="create" />,
+    );
+    await user.type(field("Name"), "Orion");
+    await user.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(currentPath()).toBe("/context-brokers");
+    expect(sent(calls, "POST")).toHaveLength(0);
   });
 });
 

@@ -27,6 +27,7 @@ import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
 import { DirectionMarker, directionOf } from "../workspaces/direction.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { Allowed, AllowedKindPage } from "./Allowed.tsx";
+import { Toasts } from "./Toasts.tsx";
 import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
 
 const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
@@ -95,6 +96,7 @@ function Authenticated() {
         </div>
       </Container>
       <SessionExpiry />
+      <Toasts />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { useWorkspaceRules } from "./workspaceRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
+import { notify } from "../app/Toasts.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
 export function FormPage({ kind, action }: { kind: KindDefinition; action: "create" | "edit" }) {
@@ -54,7 +55,16 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
               etag={item.data?.etag}
               fixed={fixed}
               rules={rules}
-              onSaved={(saved) => navigate(route("show", saved.id))}
+              onSaved={(saved) => {
+                notify(
+                  t(action === "create" ? "operations.created" : "operations.updated", {
+                    one: k("one"),
+                    name: saved.name ?? saved.description ?? saved.id,
+                  }),
+                );
+                navigate(route("show", saved.id));
+              }}
+              onCancel={() => navigate(back)}
             />
           )}
         </Card.Body>

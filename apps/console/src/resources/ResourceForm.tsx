@@ -33,6 +33,8 @@ export function ResourceForm(props: {
   fixed?: Record<string, unknown>;
   rules?: { locks: Record<string, string>; offered?: Record<string, string[]>; defaultDataModelUrl?: string };
   onSaved: (item: Item) => void;
+  /** Leaves the form without saving (the Cancel button beside Save). */
+  onCancel?: () => void;
 }) {
   const { kind, item } = props;
   const fixed = useMemo(() => props.fixed ?? {}, [props.fixed]);
@@ -145,9 +147,16 @@ export function ResourceForm(props: {
             )}
           </Fragment>
         ))}
-        <Button type="submit" disabled={save.isPending}>
-          {mode === "create" ? t("common.create") : t("common.save")}
-        </Button>
+        <div className="d-flex gap-2">
+          <Button type="submit" disabled={save.isPending}>
+            {mode === "create" ? t("common.create") : t("common.save")}
+          </Button>
+          {props.onCancel && (
+            <Button variant="outline-secondary" onClick={props.onCancel}>
+              {t("common.cancel")}
+            </Button>
+          )}
+        </div>
       </Form>
       <MessageDialog
         show={defaultUrlUsed}

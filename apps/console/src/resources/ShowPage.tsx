@@ -9,6 +9,8 @@ import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { CopyButton } from "./CopyButton.tsx";
+import { notify } from "../app/Toasts.tsx";
 import { ChildList } from "./ChildList.tsx";
 import { FieldValue, useTitle } from "./FieldValue.tsx";
 import { useParentCrumbs, usePlace } from "./place.ts";
@@ -47,7 +49,13 @@ export function ShowPage({
   const title = useTitle(kind, data);
 
   const deletion = useConfirmedDelete(({ onError }) =>
-    remove.mutate(id, { onSuccess: () => navigate(route("index")), onError }),
+    remove.mutate(id, {
+      onSuccess: () => {
+        notify(t("operations.deleted", { one: k("one"), name: title ?? id }));
+        navigate(route("index"));
+      },
+      onError,
+    }),
   );
 
   return (
@@ -93,6 +101,11 @@ export function ShowPage({
             <ErrorAlert error={item.error} />
           ) : (
             <dl className="row mx-0 mb-0">
+              <dt className="col-12 col-sm-4">{t("fields.id")}</dt>
+              <dd className="col-12 col-sm-8">
+                <code className="text-break">{id}</code>
+                <CopyButton text={id} label={t("common.copyId")} />
+              </dd>
               {kind.fields
                 .filter((f) => data![f.name] !== undefined && whenHolds(f.when, data!))
                 .map((f) => (
