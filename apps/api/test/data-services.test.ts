@@ -148,7 +148,16 @@ describe(`offers, roles and accesses (${driver})`, () => {
     expect(offer.status).toBe(201);
     const refused = await ctx.api("DELETE", `${ctx.path}/data-services/${svc.id}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.referrers).toEqual([expect.objectContaining({ id: offer.body.id })]);
+    // Each named with what the console needs to link it: its workspace and the records it sits under.
+    expect(refused.body.referrers).toEqual([
+      {
+        id: offer.body.id,
+        kind: "data-service-offers",
+        name: "",
+        workspaceId: ctx.workspace.id,
+        refs: { hasDataService: svc.id },
+      },
+    ]);
     await ctx.api("DELETE", `${ctx.path}/data-service-offers/${offer.body.id}`);
     expect((await ctx.api("DELETE", `${ctx.path}/data-services/${svc.id}`)).status).toBe(204);
     // Its links went with it.

@@ -58,13 +58,19 @@ describe("delete", () => {
 
   it("shows the deletion failure dialog with the server's detail on 409", async () => {
     const detail = "The service City refers to this context broker.";
-    const { user } = renderShow({ status: 409, body: { title: "Conflict", status: 409, detail } });
+    const referrers = [{ id: "urn:ngsi-ld:Service:city", kind: "services", name: "City" }];
+    const { user } = renderShow({ status: 409, body: { title: "Conflict", status: 409, detail, referrers } });
     const confirm = await askToDelete(user);
     await user.click(within(confirm).getByRole("button", { name: "Yes" }));
     const failure = await screen.findByRole("dialog", { name: "Error" });
     expect(failure).toHaveTextContent("The deletion of the context broker has failed.");
     expect(failure).toHaveTextContent(detail);
     expect(screen.getByTestId("error-alert")).toHaveTextContent("Conflict");
+    // What keeps it, as links to their pages.
+    expect(screen.getByRole("link", { name: "service “City”" })).toHaveAttribute(
+      "href",
+      `/services/${encodeURIComponent("urn:ngsi-ld:Service:city")}`,
+    );
     expect(currentPath()).toBe(`/context-brokers/${id}`);
     await user.click(within(failure).getAllByRole("button", { name: "Close" }).at(-1)!);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());

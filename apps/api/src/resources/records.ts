@@ -41,6 +41,14 @@ export const etagOf = (version: number) => `"${version}"`;
  * The one repository behind every kind's CRUD routes. `kinds` is the whole catalogue: it is needed
  * to find, before a delete, the records of any kind that refer to the one being deleted.
  */
+const blockerColumns = {
+  id: records.id,
+  kind: records.kind,
+  name: records.name,
+  workspaceId: records.workspaceId,
+  data: records.data,
+};
+
 export class Records {
   constructor(
     private readonly db: Database,
@@ -297,15 +305,36 @@ export class Records {
     });
   }
 
+  /**
+   * A record that keeps another from deletion, as a 409 names it: kind, id, name, its workspace and
+   * the records it refers to (the console links it to its page, which may sit under a parent).
+   */
+  private blocker(row: { id: string; kind: string; name: string; workspaceId: string | null; data: Data }) {
+    const kind = this.kinds.find((k) => k.kind === row.kind);
+    const refs = Object.fromEntries(
+      (kind ? referenceFields(kind) : [])
+        .filter((f) => f.input === "reference" && typeof row.data[f.name] === "string")
+        .map((f) => [f.name, row.data[f.name]]),
+    );
+    return {
+      id: row.id,
+      kind: row.kind,
+      name: row.name,
+      ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
+      ...(Object.keys(refs).length ? { refs } : {}),
+    };
+  }
+
   /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
   private async contents(tx: Tx, kind: KindDefinition, id: string) {
     if (kind.kind !== "workspaces") return [];
-    return tx
-      .select({ id: records.id, kind: records.kind, name: records.name })
+    const rows = await tx
+      .select(blockerColumns)
       .from(records)
       .where(eq(records.workspaceId, id))
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
       .limit(50);
+    return rows.map((r) => this.blocker(r));
   }
 
   /** Records of any kind whose reference fields point at this id. */
@@ -321,11 +350,12 @@ export class Records {
         ),
     );
     if (!conditions.length) return [];
-    return tx
-      .select({ id: records.id, kind: records.kind, name: records.name })
+    const rows = await tx
+      .select(blockerColumns)
       .from(records)
       .where(or(...conditions))
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
+    return rows.map((r) => this.blocker(r));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Alert } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api.ts";
+import { Blockers, type Blocker } from "./Blockers.tsx";
 import { JsonTree } from "./JsonTree.tsx";
 
 /**
@@ -20,6 +21,9 @@ export function ErrorAlert({ error, className }: { error: unknown; className?: s
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
       {reason && <p className="mb-2">{reason}</p>}
+      {Array.isArray(body.referrers) && body.referrers.length > 0 && (
+        <Blockers blockers={body.referrers as Blocker[]} />
+      )}
       <JsonTree value={body as object} />
     </Alert>
   );
