@@ -101,7 +101,7 @@ test.describe("every platform kind through the UI", () => {
     });
     await page.getByLabel(label("port")).fill("70000");
     await page.getByRole("button", { name: en.common.create, exact: true }).click();
-    await expect(page.getByText("The value must be at most 65535.")).toBeVisible();
+    await expect(page.getByText("Enter a whole number from 0 to 65535.")).toBeVisible();
     await expect(page.getByText(en.validation.required).first()).toBeVisible();
     expect(posted).toBe(false);
   });

@@ -118,8 +118,8 @@ describe("context broker form", () => {
     const { user, calls } = renderCreate(contextBrokers);
     await user.type(field("Port"), "70000");
     await user.click(screen.getByRole("button", { name: "Create" }));
-    expect(await screen.findByText("The value must be at most 65535.")).toBeInTheDocument();
-    expect(field("Port")).toHaveAccessibleDescription("The value must be at most 65535.");
+    expect(await screen.findByText("Enter a whole number from 0 to 65535.")).toBeInTheDocument();
+    expect(field("Port")).toHaveAccessibleDescription("Enter a whole number from 0 to 65535.");
     for (const label of ["Name", "Scheme", "Host", "Pagination maximum limit", "Implementation name"]) {
       expect(field(label)).toHaveAccessibleDescription("This field is required.");
     }
@@ -132,7 +132,9 @@ describe("context broker form", () => {
     await user.type(field("Port"), "1.5");
     await user.type(field("Pagination maximum limit"), "0");
     await user.click(screen.getByRole("button", { name: "Create" }));
-    await waitFor(() => expect(field("Port")).toHaveAccessibleDescription("Enter a whole number."));
+    await waitFor(() =>
+      expect(field("Port")).toHaveAccessibleDescription("Enter a whole number from 0 to 65535."),
+    );
     expect(field("Pagination maximum limit")).toHaveAccessibleDescription("The value must be at least 1.");
     expect(sent(calls, "POST")).toHaveLength(0);
   });

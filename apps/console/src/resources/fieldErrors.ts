@@ -9,6 +9,14 @@ export function fieldErrorText(
 ): string | undefined {
   if (!error) return undefined;
   const numeric = field.input === "integer";
+  // A bounded whole number says its bounds whatever was wrong with it: "a whole number from 0 to 65535".
+  if (
+    numeric &&
+    field.min !== undefined &&
+    field.max !== undefined &&
+    ["invalid_type", "too_big", "too_small"].includes(error.type ?? "")
+  )
+    return t("validation.integerBetween", { minimum: field.min, maximum: field.max });
   switch (error.type) {
     case "server":
       return error.message;
