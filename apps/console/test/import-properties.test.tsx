@@ -88,6 +88,45 @@ describe("properties import", () => {
     expect(within(table).getByText("Point")).toBeInTheDocument();
   });
 
+  it("flags before the import what the API would refuse: a reserved name, a name meaning another URL", async () => {
+    const clashing = {
+      ...model,
+      properties: [
+        ...model.properties,
+        { name: "observedAt", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },
+        { name: "owner", url: "https://schema.org/owner", ngsiLdType: "Relationship" },
+      ],
+    };
+    mockApi({
+      "GET /workspaces/ws1": { body: { id: "ws1", name: "Alpha" } },
+      [`GET /workspace/ws1/types/${T1}`]: { body: type },
+      "GET /workspace/ws1/types": { body: [type] },
+      "GET /workspace/ws1/properties": {
+        body: [...existing, { id: "p2", name: "owner", hasType: "T2", url: "https://example.org/owner" }],
+      },
+      "GET /proxies/smart-data-models": { body: clashing },
+    });
+    const { user } = renderAt(
+      `/workspace/ws1/types/${T1}/properties/import`,
+      routePaths["properties.import"]!,
+      <ImportProperties />,
+    );
+    const table = await readModel(user);
+    for (const name of ["observedAt", "owner"]) {
+      const box = within(table).getByRole("checkbox", { name });
+      expect(box).toBeDisabled();
+      expect(box.closest("tr")).toHaveClass("table-warning");
+    }
+    expect(within(table).getByRole("checkbox", { name: "owner" }).closest("tr")).toHaveTextContent(
+      "already means https://example.org/owner",
+    );
+    expect(within(table).getByRole("checkbox", { name: "observedAt" }).closest("tr")).toHaveTextContent(
+      "NGSI-LD keeps for itself",
+    );
+    await user.click(screen.getByRole("button", { name: "Select all" }));
+    expect(within(table).getByRole("checkbox", { name: "owner" })).not.toBeChecked();
+  });
+
   it("keeps Import disabled with nothing selected; select all skips existing names, none clears", async () => {
     const { user } = renderImport();
     await readModel(user);

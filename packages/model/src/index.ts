@@ -6,4 +6,5 @@ export * from "./kinds/index.ts";
 export { apiPath, itemPath, newId } from "./paths.ts";
 export type { ImportReport } from "./import-report.ts";
 export * from "./attribute-kinds.ts";
+export { reservedAttributeNames } from "./fields.ts";
 export { hostileValue, maxJsonDepth, type HostileFlaw } from "./hostile-input.ts";

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Alert, Badge, Button, Card, Form, InputGroup, Table } from "react-bootstrap";
 import { Link, useNavigate, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { properties, types } from "@orrery/model";
+import { properties, reservedAttributeNames, types } from "@orrery/model";
 import { ApiError, call } from "../api.ts";
 import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
@@ -87,8 +87,18 @@ export function ImportProperties() {
   });
 
   const existing = new Set((list.data ?? []).filter((p) => p.hasType === typeId).map((p) => String(p.name)));
+  const typeList = useList(types);
+  // What the API would refuse, said before the import: a name NGSI-LD keeps, or a name the
+  // workspace's @context already maps to another URL (one term, one IRI).
+  const clashOf = (c: Candidate): string | undefined => {
+    if (Object.hasOwn(reservedAttributeNames, c.name)) return t("validation.reserved", { name: c.name });
+    const other = [...(typeList.data ?? []), ...(list.data ?? [])].find(
+      (r) => r.name === c.name && r.hasType !== typeId && c.url !== undefined && r.url !== c.url,
+    );
+    return other ? t("properties.urlClash", { name: c.name, url: String(other.url ?? "-") }) : undefined;
+  };
   const candidates = read.data?.data.properties ?? [];
-  const selectable = candidates.filter((c) => !existing.has(c.name));
+  const selectable = candidates.filter((c) => !existing.has(c.name) && !clashOf(c));
   const chosen = selectable.filter((c) => selected.has(c.name));
   const mayStore = can.store(properties);
   const errors = errorsByName(importing.error, importing.variables ?? []);
@@ -195,19 +205,22 @@ export function ImportProperties() {
                     <tbody>
                       {candidates.map((c) => {
                         const exists = existing.has(c.name);
+                        const clash = exists ? undefined : clashOf(c);
                         const problems = errors.get(c.name);
                         return (
                           <tr
                             key={c.name}
-                            className={exists ? "table-warning" : problems ? "table-danger" : undefined}
+                            className={
+                              exists || clash ? "table-warning" : problems ? "table-danger" : undefined
+                            }
                             data-exists={exists || undefined}
                           >
                             <td>
                               <Form.Check
                                 id={`import-${c.name}`}
                                 aria-label={c.name}
-                                checked={!exists && selected.has(c.name)}
-                                disabled={exists || !mayStore}
+                                checked={!exists && !clash && selected.has(c.name)}
+                                disabled={exists || !!clash || !mayStore}
                                 onChange={(e) => toggle(c.name, e.target.checked)}
                               />
                             </td>
@@ -220,6 +233,7 @@ export function ImportProperties() {
                                   {t("properties.alreadyExists")}
                                 </Badge>
                               )}
+                              {clash && <div className="small text-warning-emphasis">{clash}</div>}
                               {problems && <div className="small text-danger">{problems.join("; ")}</div>}
                             </td>
                             <td className="small text-break">{c.description}</td>
