@@ -94,6 +94,8 @@ describe("data-model chart", () => {
     await user.keyboard("{Enter}");
     expect(props.onSelect).toHaveBeenCalledWith("t2");
     expect(screen.getAllByRole("button", { name: /: show its entities$/ })).toHaveLength(4);
+    // The chart's own controls are named from the console's catalogue.
+    expect(screen.getByRole("button", { name: "Show the whole chart" })).toBeInTheDocument();
   });
 
   it("draws an arrow per Relationship property to a known type, from the type to its target", async () => {

@@ -241,6 +241,16 @@ export default function DataModelChart(props: DataModelChartProps) {
         fitViewOptions={{ minZoom: 0.65, maxZoom: 1.2, padding: 0.2 }}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
+        // The chart's own controls and descriptions, in the reader's language.
+        ariaLabelConfig={{
+          "controls.ariaLabel": t("workspace.chartControls"),
+          "controls.zoomIn.ariaLabel": t("workspace.zoomIn"),
+          "controls.zoomOut.ariaLabel": t("workspace.zoomOut"),
+          "controls.fitView.ariaLabel": t("workspace.fitView"),
+          "node.a11yDescription.default": t("workspace.nodeHelp"),
+          "node.a11yDescription.keyboardDisabled": t("workspace.nodeHelp"),
+          "edge.a11yDescription.default": t("workspace.edgeHelp"),
+        }}
       >
         <Controls showInteractive={false} />
       </ReactFlow>
