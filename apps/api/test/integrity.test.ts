@@ -56,7 +56,7 @@ describe(`concurrent edits and references (${driver})`, () => {
     ]) {
       const res = await api("DELETE", `/api/${kind}/${service[field!]}`);
       expect(res.status, kind).toBe(409);
-      expect(res.body.detail).toContain(`services "${service.name}"`);
+      expect(res.body.detail).toContain(`“${service.name}”`);
       expect(res.body.referrers).toEqual([
         expect.objectContaining({ id: service.id, kind: "services", name: service.name }),
       ]);

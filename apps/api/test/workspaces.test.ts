@@ -70,7 +70,7 @@ describe(`workspaces (${driver})`, () => {
     await api("POST", `/api/workspace/${workspace.id}/types`, { name: "Thing" });
     expect((await api("DELETE", `/api/workspaces/${workspace.id}`)).body).toMatchObject({
       status: 409,
-      detail: expect.stringContaining('types "Thing"'),
+      detail: expect.stringContaining("“Thing”"),
     });
     expect((await api("DELETE", `/api/services/${service.id}`)).status).toBe(409);
   });
@@ -228,7 +228,7 @@ describe(`types and properties (${driver})`, () => {
     });
     const res = await api("DELETE", `${base}/types/${building.id}`);
     expect(res.status).toBe(409);
-    expect(res.body.detail).toContain('properties "refBuilding"');
+    expect(res.body.detail).toContain("“refBuilding”");
   });
 
   it("keep temporal services referenced by a temporal property, chosen among the workspace's", async () => {

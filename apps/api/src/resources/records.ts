@@ -298,7 +298,7 @@ export class Records {
       if (!(await this.row(tx, kind.kind, id, workspaceId, "update"))) throw notFound(id);
       const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
       if (referrers.length) {
-        const names = referrers.map((r) => `${r.kind} "${r.name}"`);
+        const names = referrers.map((r) => `“${r.name || r.id}”`);
         throw problem(409, "record.inUse", { names }, { referrers });
       }
       await tx.delete(records).where(eq(records.id, id));

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type JSX } from "react";
 import { useTranslation } from "react-i18next";
 
 const JsonView = lazy(() => import("@uiw/react-json-view"));
@@ -19,6 +19,13 @@ export function JsonTree({ value, depth = 10 }: { value: object; depth?: number 
         shortenTextAfterLength={0}
         style={{ background: "transparent" }}
         components={{
+          // Strings whole at every depth: shortenTextAfterLength reaches only the first level (1.12).
+          value: ({ type, content, className, style }) =>
+            (type === "string" ? (
+              <span className={className} style={style}>
+                {content}
+              </span>
+            ) : undefined) as JSX.Element,
           countInfo: ({ count }) => (
             <span className="ms-1 small text-body-secondary">{t("common.items", { count })}</span>
           ),

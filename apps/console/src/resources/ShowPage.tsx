@@ -101,11 +101,13 @@ export function ShowPage({
             <ErrorAlert error={item.error} />
           ) : (
             <dl className="row mx-0 mb-0">
-              <dt className="col-12 col-sm-4">{t("fields.id")}</dt>
-              <dd className="col-12 col-sm-8">
-                <code className="text-break">{id}</code>
-                <CopyButton text={id} label={t("common.copyId")} />
-              </dd>
+              <div className="d-contents">
+                <dt className="col-12 col-sm-4">{t("fields.id")}</dt>
+                <dd className="col-12 col-sm-8">
+                  <code className="text-break">{id}</code>
+                  <CopyButton text={id} label={t("common.copyId")} />
+                </dd>
+              </div>
               {kind.fields
                 .filter((f) => data![f.name] !== undefined && whenHolds(f.when, data!))
                 .map((f) => (
