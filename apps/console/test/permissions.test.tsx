@@ -81,6 +81,24 @@ describe("list page search and sort", () => {
   });
 });
 
+describe("a long list", () => {
+  it("draws its first hundred rows, then more on demand, searching all of them", async () => {
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      ...brokerA,
+      id: `urn:ngsi-ld:ContextBroker:${i}`,
+      name: `Broker ${String(i).padStart(3, "0")}`,
+    }));
+    mockApi({ "GET /context-brokers": { body: many } }, [allow("GET", "^/api/context-brokers(/.*)?$")]);
+    const { user } = renderAt("/context-brokers", "/context-brokers", <ListPage kind={contextBrokers} />);
+    await screen.findByRole("link", { name: "Broker 000" });
+    expect(screen.getAllByRole("row")).toHaveLength(101);
+    await user.click(screen.getByRole("button", { name: "Show more (100 of 250 shown)" }));
+    expect(screen.getAllByRole("row")).toHaveLength(201);
+    await user.type(screen.getByRole("searchbox"), "Broker 249");
+    expect(screen.getByRole("link", { name: "Broker 249" })).toBeInTheDocument();
+  });
+});
+
 describe("list page of a kind listed whole", () => {
   it("lists every role (spec section 6), linking only those the user may show", async () => {
     const ws = "urn:ngsi-ld:Workspace:w";

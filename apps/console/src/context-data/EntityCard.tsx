@@ -19,6 +19,7 @@ import { entityCalls, paths, useDataModel, useEntity, useEntityMutation } from "
 import { ClockIcon, LinkIcon, PlusIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
 import { Relationships } from "./Relationships.tsx";
+import { notify } from "../app/Toasts.tsx";
 
 /**
  * The entity card (workspace view, query entityId): the data-model properties present on the entity
@@ -40,7 +41,13 @@ export function EntityCard({
   const entity = useEntity(workspaceId, entityId);
   const remove = useEntityMutation(workspaceId, () => entityCalls.remove(workspaceId, entityId), entityId);
   const deletion = useConfirmedDelete(({ onError }) =>
-    remove.mutate(undefined, { onSuccess: () => navigate(entityHref(workspaceId, type.id)), onError }),
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        notify(t("operations.deleted", { one: t("entities.one"), name: entityId }));
+        navigate(entityHref(workspaceId, type.id));
+      },
+      onError,
+    }),
   );
   const itemPath = paths.entity(workspaceId, entityId);
   const canUpdate = can.can("PUT", itemPath);

@@ -11,6 +11,7 @@ import { entityCalls, useEntityMutation } from "./entityQueries.ts";
 import { useEntityPage } from "./entityPage.tsx";
 import { entityHref } from "./links.ts";
 import { ValueInput } from "./ValueInput.tsx";
+import { notify } from "../app/Toasts.tsx";
 
 /**
  * Entity creation (entities.create): an optional id and one input per data-model property of the
@@ -84,7 +85,11 @@ export function EntityCreate() {
     }
     if (child && relation && parentId) body[relation.name] = { type: "Relationship", object: parentId };
     create.mutate(body, {
-      onSuccess: (created?: Entity) => navigate(entityHref(workspaceId, type.id, created?.id ?? id.trim())),
+      onSuccess: (created?: Entity) => {
+        const createdId = created?.id ?? id.trim();
+        notify(t("operations.created", { one: t("entities.one"), name: createdId }));
+        navigate(entityHref(workspaceId, type.id, createdId));
+      },
       onError: failure.show,
     });
   };

@@ -68,6 +68,8 @@ const compareValues = (a: unknown, b: unknown) =>
 
 /** Lists longer than this offer a search box. */
 const SEARCH_FROM = 6;
+/** Rows drawn at first, and more at each "Show more": a list of thousands stays quick. */
+export const PAGE = 100;
 
 /**
  * The table of a list of records: name (a link to the show page, or a full name such as
@@ -98,6 +100,7 @@ export function RecordTable({
     descending: false,
   });
   const [search, setSearch] = useState("");
+  const [limit, setLimit] = useState(PAGE);
   const fieldOf = (column: string) => kind.fields.find((f) => f.name === column);
   const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item);
   const valueOf = (row: { item: Item; name?: string }, column: string) =>
@@ -180,7 +183,7 @@ export function RecordTable({
           </tr>
         </thead>
         <tbody>
-          {shown.map(({ item, name }) => (
+          {shown.slice(0, limit).map(({ item, name }) => (
             <tr key={item.id}>
               {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
               <td className="text-break">
@@ -199,6 +202,15 @@ export function RecordTable({
       </Table>
       {needle && shown.length === 0 && (
         <p className="small text-body-secondary mt-2 mb-0">{t("common.noMatch")}</p>
+      )}
+      {shown.length > limit && (
+        <button
+          type="button"
+          className="btn btn-outline-secondary btn-sm mt-2"
+          onClick={() => setLimit(limit + PAGE)}
+        >
+          {t("common.showMore", { shown: limit, total: shown.length })}
+        </button>
       )}
     </>
   );

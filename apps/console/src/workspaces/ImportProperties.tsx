@@ -12,6 +12,7 @@ import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useParentCrumbs } from "../resources/place.ts";
 import { recordKeys, useItem, useList } from "../resources/queries.ts";
 import { kindRoute } from "../routes.ts";
+import { notify } from "../app/Toasts.tsx";
 
 /** One property of a Smart Data Models model, as the API's proxy reads it. */
 export interface Candidate {
@@ -75,12 +76,13 @@ export function ImportProperties() {
         method: "POST",
         body: { typeId, properties: chosen },
       }),
-    onSuccess: async () => {
+    onSuccess: async (_result, chosen) => {
       await Promise.all(
         ["properties", "workspaces"].map((kind) =>
           client.invalidateQueries({ queryKey: recordKeys.kind(kind) }),
         ),
       );
+      notify(t("properties.imported", { count: chosen.length, type: typeData?.name ?? "" }));
       navigate(typePage);
     },
     onError: failure.show,
