@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Alert, Button, Card, Form, Spinner } from "react-bootstrap";
+import { Alert, Card, Form, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useFailureDialog } from "../errors/Dialogs.tsx";
@@ -20,6 +20,7 @@ import { entityCalls, useEntityMutation } from "./entityQueries.ts";
 import { useEntityPage } from "./entityPage.tsx";
 import { entityHref, withQuery } from "./links.ts";
 import { ValueInput } from "./ValueInput.tsx";
+import { FormButtons } from "../resources/FormButtons.tsx";
 
 /** A value being written: which attribute, and how it goes to the API. */
 interface Plan {
@@ -229,7 +230,7 @@ export function AttributeForm({ mode }: { mode: "create" | "edit" }) {
                 label={t("entities.valueOf", { name: property.name })}
                 onChange={(value) => setDraft({ key, value })}
               />
-              <Button type="submit">{mode === "edit" ? t("common.save") : t("common.create")}</Button>
+              <FormButtons label={mode === "edit" ? t("common.save") : t("common.create")} cancel={back} />
             </Form>
           )}
         </Card.Body>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Alert, Button, Card, Form, Spinner } from "react-bootstrap";
+import { Alert, Card, Form, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useFailureDialog } from "../errors/Dialogs.tsx";
@@ -12,6 +12,7 @@ import { useEntityPage } from "./entityPage.tsx";
 import { entityHref } from "./links.ts";
 import { ValueInput } from "./ValueInput.tsx";
 import { notify } from "../app/Toasts.tsx";
+import { FormButtons } from "../resources/FormButtons.tsx";
 
 /**
  * Entity creation (entities.create): an optional id and one input per data-model property of the
@@ -177,7 +178,7 @@ export function EntityCreate() {
                   onChange={(value) => setDrafts({ ...drafts, [p.id]: value })}
                 />
               ))}
-              <Button type="submit">{t("common.create")}</Button>
+              <FormButtons label={t("common.create")} cancel={back} />
             </Form>
           )}
         </Card.Body>

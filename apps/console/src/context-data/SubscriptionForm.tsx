@@ -13,6 +13,7 @@ import { routeTo } from "../routes.ts";
 import { topLevelProperties } from "./entityModel.ts";
 import { entityKeys, paths, useDataModel } from "./entityQueries.ts";
 import { entityHref, withQuery } from "./links.ts";
+import { FormButtons } from "../resources/FormButtons.tsx";
 import {
   accepts,
   emptyRow,
@@ -279,7 +280,7 @@ export function SubscriptionForm() {
               <Col md>{text("throttling", t("subscriptions.throttling"), { type: "number" })}</Col>
               <Col md>{text("lang", t("subscriptions.lang"))}</Col>
             </Row>
-            <Button type="submit">{t("common.create")}</Button>
+            <FormButtons label={t("common.create")} cancel={back} />
           </Form>
         </Card.Body>
       </Card>

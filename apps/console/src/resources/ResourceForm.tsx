@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
-import { Button, Form } from "react-bootstrap";
+import { Form } from "react-bootstrap";
 import { FormProvider, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { normalize, whenHolds, type KindDefinition } from "@orrery/model";
@@ -13,6 +13,7 @@ import { useHiddenFields } from "./workspaceRules.ts";
 import { FieldInput } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
 import { serverFieldText } from "./fieldErrors.ts";
+import { FormButtons } from "./FormButtons.tsx";
 
 type Values = Record<string, unknown>;
 
@@ -147,16 +148,11 @@ export function ResourceForm(props: {
             )}
           </Fragment>
         ))}
-        <div className="d-flex gap-2">
-          <Button type="submit" disabled={save.isPending}>
-            {mode === "create" ? t("common.create") : t("common.save")}
-          </Button>
-          {props.onCancel && (
-            <Button variant="outline-secondary" onClick={props.onCancel}>
-              {t("common.cancel")}
-            </Button>
-          )}
-        </div>
+        <FormButtons
+          label={mode === "create" ? t("common.create") : t("common.save")}
+          busy={save.isPending}
+          cancel={props.onCancel}
+        />
       </Form>
       <MessageDialog
         show={defaultUrlUsed}
