@@ -29,6 +29,7 @@ import { registerGoogleSheetsProxy } from "./proxies/google-sheets.ts";
 import { frameworkError, registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { dataServiceHooks } from "./data-services/rules.ts";
+import { contractHooks } from "./contracts/rules.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { Records } from "./resources/records.ts";
 import type { Storage } from "./storage/database.ts";
@@ -130,7 +131,11 @@ export async function buildApp(
     trustModule: config.trustModule,
   }));
 
-  const hooks = { ...workspaceHooks(records), ...dataServiceHooks(records) };
+  const hooks = {
+    ...workspaceHooks(records),
+    ...dataServiceHooks(records),
+    ...contractHooks(records, config),
+  };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);

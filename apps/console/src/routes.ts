@@ -75,6 +75,19 @@ const placements: Record<string, Placement> = {
     index: false,
     fromRoute: { hasRole: "roleId" },
   },
+  contracts: {
+    base: "/workspace/:workspaceId/contracts",
+    param: "contractId",
+    parent: "workspaces",
+    index: true,
+  },
+  "contract-details": {
+    base: "/workspace/:workspaceId/contracts/:contractId/contract-details",
+    param: "contractDetailId",
+    parent: "contracts",
+    index: false,
+    fromRoute: { hasContract: "contractId" },
+  },
 };
 
 export const placementOf = (kind: KindDefinition): Placement =>

@@ -80,6 +80,7 @@ describe("translation catalogues", () => {
       /^validation\./,
       /^formats\./,
       /^dataServices\.direction\./,
+      /\.deleteLocked$/,
     ];
     const unused = enKeys.filter(
       (k) => !used.has(k) && !dynamic.some((re) => re.test(k)) && !code.includes(`"${k}"`),

@@ -163,6 +163,14 @@ export const en = {
   "row.refused": "the broker refused the entity",
   "row.duplicate": "the id is already on row {first}",
 
+  "contract.noScopeName": "must be a type with a scope name ({type} has none)",
+  "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
+  "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",
+  "contractDetail.scopeTypeUnrelated":
+    "must be a type with a relationship to the contract's scope type ({type} has none)",
+  "contractDetail.scopeEntity":
+    "must be an entity of the type {type} that refers to the contract's scope entity {scope} ({id} does not)",
+
   "link.notFound": "There is no link {id} in this workspace.",
   "link.exists": "The data service already has this link: {id}.",
   "conflict.dataModelName": 'A workspace already uses the data model name "{value}".',

@@ -164,6 +164,15 @@ export const fr: Record<MessageCode, string> = {
   "row.refused": "le courtier a refusé l’entité",
   "row.duplicate": "l’identifiant figure déjà à la ligne {first}",
 
+  "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
+  "contract.scopeEntity":
+    "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",
+  "contractDetail.contractWithoutScope": "demande un contrat qui a un type et une entité de portée",
+  "contractDetail.scopeTypeUnrelated":
+    "doit être un type en relation avec le type de portée du contrat ({type} ne l’est pas)",
+  "contractDetail.scopeEntity":
+    "doit être une entité du type {type} qui désigne l’entité de portée du contrat {scope} ({id} ne la désigne pas)",
+
   "link.notFound": "Il n’y a pas de lien {id} dans cet espace de travail.",
   "link.exists": "Le service de données a déjà ce lien : {id}.",
   "conflict.dataModelName": "Un espace de travail utilise déjà le nom de modèle de données « {value} ».",

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { KindDefinition } from "@orrery/model";
@@ -19,6 +19,8 @@ type Data = Record<string, unknown>;
 interface At {
   workspaceId?: string;
   id?: string;
+  /** The request, for rules that ask the workspace's broker (with the caller's gateway token). */
+  request?: FastifyRequest;
 }
 
 /** Server rules of a kind that need other records (see data-model/rules.ts). */
@@ -92,7 +94,7 @@ export function registerKindRoutes(
     },
     async (request, reply) => {
       const workspaceId = ws(request.params);
-      const body = await prepare(request.body, { workspaceId });
+      const body = await prepare(request.body, { workspaceId, request });
       const { item: created, version } = await records.create(kind, body, workspaceId);
       await changed({ workspaceId, id: created.id });
       return reply
@@ -134,7 +136,7 @@ export function registerKindRoutes(
     },
     async (request, reply) => {
       const at = { workspaceId: ws(request.params), id: request.params.id };
-      const body = await prepare(request.body, at);
+      const body = await prepare(request.body, { ...at, request });
       const { item: updated, version } = await records.update(kind, at.id, body, {
         ifMatch: request.headers["if-match"],
         workspaceId: at.workspaceId,

@@ -3,15 +3,7 @@ import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import {
-  allKinds,
-  dataServices,
-  properties,
-  roles,
-  types,
-  workspaces,
-  type KindDefinition,
-} from "@orrery/model";
+import { allKinds, dataServices, properties, types, workspaces, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
@@ -128,7 +120,7 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
         kind={kind}
         extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined}
         childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
-        deleteLocked={kind === roles ? <RoleDeleteLocked /> : undefined}
+        deleteLocked={lockedDeletes.has(kind.kind) ? <DeleteLocked kind={kind} /> : undefined}
       />
     );
   return <FormPage kind={kind} action={action} />;
@@ -139,10 +131,15 @@ const dataServiceCells = {
   direction: (item: Record<string, unknown>) => <DirectionMarker direction={directionOf([item])} />,
 };
 
-/** A role stays (spec section 2, Roles): its policy may be in an authorization registry. */
-function RoleDeleteLocked() {
+/**
+ * Kinds whose delete button is shown but stays disabled (spec section 2): a role's policy may be in
+ * an authorization registry, a contract's stakeholder in a trusted issuers list.
+ */
+const lockedDeletes = new Set(["roles", "contracts"]);
+
+function DeleteLocked({ kind }: { kind: KindDefinition }) {
   const { t } = useTranslation();
-  return <>{t("roles.deleteLocked")}</>;
+  return <>{t(`${kind.routeName}.deleteLocked`)}</>;
 }
 
 function TypesGenerate() {

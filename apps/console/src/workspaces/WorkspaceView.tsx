@@ -2,7 +2,15 @@ import { useEffect, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { dataModelGroups, dataServices, properties, roles, types, workspaces } from "@orrery/model";
+import {
+  contracts,
+  dataModelGroups,
+  dataServices,
+  properties,
+  roles,
+  types,
+  workspaces,
+} from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
@@ -135,7 +143,7 @@ export function WorkspaceView() {
                 )}
                 {/* Data services and roles need the published model: hidden while it is outdated. */}
                 {data?.dataModelUpToDate === true &&
-                  [dataServices, roles]
+                  [dataServices, roles, contracts]
                     .filter((kind) => can.index(kind))
                     .map((kind) => (
                       <Link

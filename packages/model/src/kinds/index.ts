@@ -16,6 +16,7 @@ import { dataServices } from "./data-services.ts";
 import { dataServiceOffers } from "./data-service-offers.ts";
 import { dataServiceAccesses } from "./data-service-accesses.ts";
 import { roles } from "./roles.ts";
+import { contracts, contractDetails } from "./contracts.ts";
 
 export {
   authorizationRegistries,
@@ -36,6 +37,8 @@ export {
   dataServiceOffers,
   dataServiceAccesses,
   roles,
+  contracts,
+  contractDetails,
   dataModelGroups,
   geoTypes,
 };
@@ -63,6 +66,8 @@ export const workspaceKinds: readonly KindDefinition[] = [
   dataServiceOffers,
   roles,
   dataServiceAccesses,
+  contracts,
+  contractDetails,
 ];
 
 export const allKinds: readonly KindDefinition[] = [...platformKinds, ...workspaceKinds];

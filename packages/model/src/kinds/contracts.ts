@@ -1,0 +1,74 @@
+import { defineKind } from "../kind.ts";
+import { reference } from "../fields.ts";
+
+const singleLine = { input: "text", maxLength: 200, pattern: /^[^\r\n]*$/, format: "singleLine" } as const;
+
+/**
+ * A contract with a stakeholder of the data space (spec section 3): who (a DID, a verifiable
+ * credential type), for how long (validFromTime up to validToTime, whole seconds), and optionally
+ * over what: a scope type of the workspace that has a scopeName, and an entity of that type.
+ */
+export const contracts = defineKind({
+  kind: "contracts",
+  urnType: "Contract",
+  routeName: "contracts",
+  scope: "workspace",
+  listedWhole: true,
+  columns: ["stakeholderDid", "stakeholderName", "verifiableCredentialType"],
+  fields: [
+    {
+      name: "contractType",
+      input: "enum",
+      options: ["data-consumer", "data-provider"],
+      required: true,
+      default: "data-consumer",
+    },
+    {
+      name: "stakeholderDid",
+      input: "text",
+      required: true,
+      maxLength: 500,
+      pattern: /^did:[a-z0-9]+:\S+$/,
+      format: "did",
+    },
+    { name: "stakeholderName", ...singleLine, required: true },
+    { name: "validFromTime", input: "instant", required: true },
+    { name: "validToTime", input: "instant", required: true },
+    { name: "verifiableCredentialType", ...singleLine, required: true },
+    reference("scopeType", "types"),
+    {
+      name: "scopeEntity",
+      ...singleLine,
+      maxLength: 2000,
+      required: true,
+      when: { scopeType: { present: true } },
+    },
+  ],
+});
+
+/**
+ * A detail of a contract: a role of the workspace for the stakeholder, named in its identity
+ * manager by roleScopeName, and optionally narrowed to an entity related to the contract's scope.
+ */
+export const contractDetails = defineKind({
+  kind: "contract-details",
+  urnType: "ContractDetail",
+  routeName: "contractDetails",
+  scope: "workspace",
+  listedWhole: true,
+  titledBy: "hasRole",
+  columns: ["hasRole"],
+  fields: [
+    reference("hasContract", "contracts", { required: true }),
+    reference("hasRole", "roles", { required: true }),
+    { name: "roleScopeName", ...singleLine },
+    reference("scopeType", "types"),
+    {
+      name: "scopeEntity",
+      ...singleLine,
+      maxLength: 2000,
+      required: true,
+      when: { scopeType: { present: true } },
+    },
+  ],
+});
