@@ -102,7 +102,10 @@ export interface KindDefinition {
   fields: readonly Field[];
   /** Columns of the list page after the name. `implementation` stands for name plus version. */
   columns: readonly string[];
-  /** A reference whose record's name titles a record of this kind (an access goes by its data service). */
+  /**
+   * What titles a record of this kind that has no name: a reference, by the referenced record's
+   * name (an access goes by its data service), or a text field of its own (a contract, by its stakeholder).
+   */
   titledBy?: string;
   /**
    * Lists show every record, whatever the show permission on each (spec section 6: data services,

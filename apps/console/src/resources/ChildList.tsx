@@ -15,7 +15,7 @@ export const selfReference = (kind: KindDefinition) =>
 /** "address.streetAddress": the chain of names from the outermost parent down (spec section 3). */
 export function fullName(kind: KindDefinition, item: Item, all: readonly Item[]): string {
   const field = selfReference(kind);
-  const names = [titleOf(item)];
+  const names = [titleOf(item, kind)];
   const seen = new Set([item.id]);
   let parentId = field ? (item[field] as string | undefined) : undefined;
   while (parentId && !seen.has(parentId)) {

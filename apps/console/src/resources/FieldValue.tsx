@@ -34,14 +34,20 @@ export function ReferenceName({ kind: kindName, id }: { kind: string; id: string
  */
 export function useTitle(kind: KindDefinition, item: Item | undefined): string | undefined {
   const by = kind.fields.find((f) => f.name === kind.titledBy);
-  const target = by && "kind" in by ? by.kind : kind.kind;
+  const referenced = by?.input === "reference";
   const { record } = useRecord(
-    target,
-    by && !item?.name ? (item?.[by.name] as string | undefined) : undefined,
+    referenced ? by.kind : kind.kind,
+    referenced && !item?.name ? (item?.[by.name] as string | undefined) : undefined,
   );
   if (!item) return undefined;
+  // A field of its own (a contract's stakeholderName) or the referenced record's name.
+  const own = by && !referenced ? (item[by.name] as string | undefined) : undefined;
   return (
-    (item.name as string | undefined) ?? record?.name ?? (item.description as string | undefined) ?? item.id
+    (item.name as string | undefined) ??
+    own ??
+    record?.name ??
+    (item.description as string | undefined) ??
+    item.id
   );
 }
 

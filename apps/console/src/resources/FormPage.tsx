@@ -8,6 +8,7 @@ import { useWorkspaceRules } from "./workspaceRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
+import { titleOf } from "./RecordTable.tsx";
 import { notify } from "../app/Toasts.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
@@ -19,7 +20,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const crumbs = useParentCrumbs(kind);
   const rules = useWorkspaceRules(kind);
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
-  const name = item.data?.data.name ?? id ?? "";
+  const name = item.data ? titleOf(item.data.data, kind) : (id ?? "");
   const trail =
     action === "create"
       ? [...crumbs, { label: t("common.create") }]
@@ -59,7 +60,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
                 notify(
                   t(action === "create" ? "operations.created" : "operations.updated", {
                     one: k("one"),
-                    name: saved.name ?? saved.description ?? saved.id,
+                    name: titleOf(saved, kind),
                   }),
                 );
                 navigate(route("show", saved.id));

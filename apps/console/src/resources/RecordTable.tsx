@@ -32,8 +32,11 @@ function cell(kind: KindDefinition, column: string, item: Item, t: TFunction, ce
 }
 
 /** What a record is called: its name, or, without one (an offering, an unnamed data service), its description or id. */
-export const titleOf = (item: Item): string =>
-  (item.name as string | undefined) ?? (item.description as string | undefined) ?? item.id;
+export function titleOf(item: Item, kind?: KindDefinition): string {
+  const by = kind?.fields.find((f) => f.name === kind.titledBy);
+  const own = by && by.input !== "reference" ? (item[by.name] as string | undefined) : undefined;
+  return (item.name as string | undefined) ?? own ?? (item.description as string | undefined) ?? item.id;
+}
 
 /** The '+' of a list: only rendered by callers with store permission. */
 export function CreateButton({ kind, to }: { kind: KindDefinition; to: string }) {
@@ -102,7 +105,7 @@ export function RecordTable({
   const [search, setSearch] = useState("");
   const [limit, setLimit] = useState(PAGE);
   const fieldOf = (column: string) => kind.fields.find((f) => f.name === column);
-  const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item);
+  const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item, kind);
   const valueOf = (row: { item: Item; name?: string }, column: string) =>
     column === "name"
       ? nameOf(row)

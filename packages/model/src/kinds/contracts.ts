@@ -14,6 +14,7 @@ export const contracts = defineKind({
   routeName: "contracts",
   scope: "workspace",
   listedWhole: true,
+  titledBy: "stakeholderName",
   columns: ["stakeholderDid", "stakeholderName", "verifiableCredentialType"],
   fields: [
     {
