@@ -138,3 +138,26 @@ export const reservedAttributeNames: Readonly<Record<string, ReservedBecause>> =
 
 /** The name of an attribute (a property of a type): an NGSI-LD name that is not one of NGSI-LD's own members. */
 export const attributeName: Field = { ...ngsiName, reserved: reservedAttributeNames };
+
+/** A short text on one line (a credential type, a name in another system). */
+export const singleLineText = {
+  input: "text",
+  maxLength: 200,
+  pattern: singleLine,
+  format: "singleLine",
+} as const;
+
+/**
+ * An optional scope (a contract's or a contract detail's): a type of the workspace, and then, required,
+ * the id of an entity of that type; without a type there is no entity.
+ */
+export const scopeFields: readonly Field[] = [
+  reference("scopeType", "types"),
+  {
+    name: "scopeEntity",
+    ...singleLineText,
+    maxLength: 2000,
+    required: true,
+    when: { scopeType: { present: true } },
+  },
+];

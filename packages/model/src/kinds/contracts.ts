@@ -1,7 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { reference } from "../fields.ts";
-
-const singleLine = { input: "text", maxLength: 200, pattern: /^[^\r\n]*$/, format: "singleLine" } as const;
+import { reference, scopeFields, singleLineText as singleLine } from "../fields.ts";
 
 /**
  * A contract with a stakeholder of the data space (spec section 3): who (a DID, a verifiable
@@ -36,14 +34,7 @@ export const contracts = defineKind({
     { name: "validFromTime", input: "instant", required: true },
     { name: "validToTime", input: "instant", required: true },
     { name: "verifiableCredentialType", ...singleLine, required: true },
-    reference("scopeType", "types"),
-    {
-      name: "scopeEntity",
-      ...singleLine,
-      maxLength: 2000,
-      required: true,
-      when: { scopeType: { present: true } },
-    },
+    ...scopeFields,
   ],
 });
 
@@ -63,13 +54,6 @@ export const contractDetails = defineKind({
     reference("hasContract", "contracts", { required: true }),
     reference("hasRole", "roles", { required: true }),
     { name: "roleScopeName", ...singleLine },
-    reference("scopeType", "types"),
-    {
-      name: "scopeEntity",
-      ...singleLine,
-      maxLength: 2000,
-      required: true,
-      when: { scopeType: { present: true } },
-    },
+    ...scopeFields,
   ],
 });

@@ -1,7 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { name } from "../fields.ts";
-
-const singleLine = { input: "text", maxLength: 200, pattern: /^[^\r\n]*$/, format: "singleLine" } as const;
+import { name, singleLineText as singleLine } from "../fields.ts";
 
 /**
  * A role of a workspace: who (verifiableCredentialType, dataServiceProviderId) may use its data
