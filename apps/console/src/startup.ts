@@ -18,6 +18,9 @@ export function takeEarly(url: string): Promise<Response> | undefined {
 }
 
 /** The query of a type's list as the entities tab first asks it: 20 rows, names only, with the count. */
+/** Where the entities tab's list is (address parameters): the first page is elsewhere. */
+export const listPlace = ["page", "size", "search"] as const;
+
 export const firstPageQuery = (typeId: string): Record<string, string> => ({
   typeId,
   limit: "20",
@@ -30,7 +33,7 @@ export const firstPageQuery = (typeId: string): Record<string, string> => ({
 export function firstPageAt(search: URLSearchParams): Record<string, string> | undefined {
   const typeId = search.get("typeId");
   const entitiesTab = (search.get("activeTab") ?? "entities") === "entities";
-  const elsewhere = ["entityId", "page", "size", "search"].some((name) => search.get(name));
+  const elsewhere = ["entityId", ...listPlace].some((name) => search.get(name));
   return typeId && entitiesTab && !elsewhere ? firstPageQuery(typeId) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import { contentOf, contracts, properties, types } from "@orrery/model";
+import { contracts, properties, targetsOf, types } from "@orrery/model";
 import { NgsiLdError, type Entity } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
@@ -10,17 +10,14 @@ import type { Records } from "../resources/records.ts";
 
 type Data = Record<string, unknown>;
 
-/** Every entity id an entity's attributes point to (Relationship objects, at any instance). */
-function targetsOf(entity: Entity): string[] {
-  return Object.values(entity).flatMap((attribute) =>
+/** Every entity id an entity's attributes point to, at any instance. */
+const pointedToBy = (entity: Entity): string[] =>
+  Object.values(entity).flatMap((attribute) =>
     [attribute]
       .flat()
       .filter((i): i is Record<string, unknown> => !!i && typeof i === "object" && !Array.isArray(i))
-      .flatMap((i) => [contentOf(i)].flat())
-      .map((t) => (t && typeof t === "object" ? (t as { object?: unknown }).object : t))
-      .filter((t): t is string => typeof t === "string"),
+      .flatMap(targetsOf),
   );
-}
 
 /**
  * The rules of contracts and contract details that need other records and the broker (spec
@@ -95,7 +92,7 @@ export function contractHooks(records: Records, config: Config): Record<string, 
         if (
           !entity ||
           ![entity.type].flat().includes(String(type.data.name)) ||
-          !targetsOf(entity).includes(String(scope.scopeEntity))
+          !pointedToBy(entity).includes(String(scope.scopeEntity))
         )
           throw invalid([
             fieldError("scopeEntity", "contractDetail.scopeEntity", {

@@ -6,7 +6,8 @@ import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { usePlace } from "./place.ts";
 import { useList, type Item } from "./queries.ts";
-import { CreateButton, RecordTable, titleOf } from "./RecordTable.tsx";
+import { titleOf } from "./FieldValue.tsx";
+import { CreateButton, RecordTable } from "./RecordTable.tsx";
 
 /** The reference of a kind to itself (a property of a property): it nests records inside one another. */
 export const selfReference = (kind: KindDefinition) =>

@@ -29,6 +29,16 @@ export function ReferenceName({ kind: kindName, id }: { kind: string; id: string
 }
 
 /**
+ * What a record is called without looking anything up: its name; without one, the kind's own title
+ * field (a contract's stakeholderName), else its description (an offering) or id.
+ */
+export function titleOf(item: Item, kind?: KindDefinition): string {
+  const by = kind?.fields.find((f) => f.name === kind.titledBy);
+  const own = by && by.input !== "reference" ? (item[by.name] as string | undefined) : undefined;
+  return (item.name as string | undefined) ?? own ?? (item.description as string | undefined) ?? item.id;
+}
+
+/**
  * What a record is called: its name; without one, the name of the record its kind is titled by (an
  * access, by its data service), else its description (an offering) or id.
  */
@@ -40,15 +50,7 @@ export function useTitle(kind: KindDefinition, item: Item | undefined): string |
     referenced && !item?.name ? (item?.[by.name] as string | undefined) : undefined,
   );
   if (!item) return undefined;
-  // A field of its own (a contract's stakeholderName) or the referenced record's name.
-  const own = by && !referenced ? (item[by.name] as string | undefined) : undefined;
-  return (
-    (item.name as string | undefined) ??
-    own ??
-    record?.name ??
-    (item.description as string | undefined) ??
-    item.id
-  );
+  return (item.name as string | undefined) ?? record?.name ?? titleOf(item, kind);
 }
 
 /** A record's title as text (see `useTitle`). */

@@ -8,7 +8,7 @@ import { useWorkspaceRules } from "./workspaceRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
-import { titleOf } from "./RecordTable.tsx";
+import { titleOf } from "./FieldValue.tsx";
 import { notify } from "../app/Toasts.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import type { Field, KindDefinition } from "@orrery/model";
-import { FieldValue, Title } from "./FieldValue.tsx";
+import { FieldValue, Title, titleOf } from "./FieldValue.tsx";
 import type { Item } from "./queries.ts";
 
 /** A column drawn by the page rather than by the field's type (the workspace's version link). */
@@ -29,13 +29,6 @@ function cell(kind: KindDefinition, column: string, item: Item, t: TFunction, ce
   if (field.input === "enum") return t(`options.${field.name}.${String(value)}`);
   if (field.input === "text" || field.input === "integer") return String(value);
   return <FieldValue field={field} value={value} />;
-}
-
-/** What a record is called: its name, or, without one (an offering, an unnamed data service), its description or id. */
-export function titleOf(item: Item, kind?: KindDefinition): string {
-  const by = kind?.fields.find((f) => f.name === kind.titledBy);
-  const own = by && by.input !== "reference" ? (item[by.name] as string | undefined) : undefined;
-  return (item.name as string | undefined) ?? own ?? (item.description as string | undefined) ?? item.id;
 }
 
 /** The '+' of a list: only rendered by callers with store permission. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+import { listPlace } from "../startup.ts";
 import { useTranslation } from "react-i18next";
 import {
   contracts,
@@ -115,7 +116,7 @@ export function WorkspaceView() {
     const next = new URLSearchParams(search);
     next.set("typeId", typeId);
     if (next.get("typeId") !== search.get("typeId"))
-      for (const name of ["entityId", "page", "size", "search"]) next.delete(name);
+      for (const name of ["entityId", ...listPlace]) next.delete(name);
     setSearch(next);
   };
   if (workspace.isError) return <ErrorAlert error={workspace.error} />;
