@@ -14,6 +14,10 @@ import { opaque } from "./pkce.ts";
  * - the role-permission list never carries `is_regex`; only the read of one permission does (0/1,
  *   as MariaDB answers it). Both need the management account to hold "Manage roles".
  * - /auth/external_logout ends the Keyrock session and sends the browser to the application's URL.
+ * - the management API's users (GET /v1/users, for administrators only, answers 201), the
+ *   application's roles (with `urls`, internal ones included, ordered by id descending), role
+ *   creation, and user role assignments (the list of the application's, one user's, assign with
+ *   POST or PUT and a JSON content type, remove) with Keyrock's bodies and 404s.
  */
 
 export interface KeyrockPermission {
@@ -62,6 +66,8 @@ export interface FakeKeyrockOptions {
   admin: { email: string; password: string; username?: string };
   /** Whether the management account holds the application's "Manage roles" permission (default true). */
   adminManagesRoles?: boolean;
+  /** Whether the management account is a Keyrock administrator, who alone may list users (default true). */
+  adminIsAdministrator?: boolean;
   users: KeyrockUser[];
   organizations?: KeyrockOrganization[];
   roles: KeyrockRole[];
@@ -76,6 +82,10 @@ export interface FakeKeyrock extends Listening {
   readonly liveAdminTokens: () => number;
   /** Changes a user's roles, as an administrator would in Keyrock's pages. */
   setRoles(userId: string, roles: string[]): void;
+  /** A user's role ids in the application now. */
+  rolesOf(userId: string): string[];
+  /** The application's roles now (internal ones included). */
+  roleNames(): string[];
   /** Keyrock sessions (SSO cookies) still open. */
   readonly openSessions: () => number;
 }
@@ -310,7 +320,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
   }
 
   /** The management API's checks of its token and of the "Manage roles" permission. */
-  function management(req: IncomingMessage, res: ServerResponse, appId: string): boolean {
+  function management(req: IncomingMessage, res: ServerResponse, appId?: string): boolean {
     const authToken = req.headers["x-auth-token"];
     if (typeof authToken !== "string" || !authToken) {
       apiError(res, 400, "Expecting to find X-Auth-token/Authorization in requests", "Bad Request");
@@ -325,6 +335,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
       apiError(res, 401, "Token has expired", "Unauthorized");
       return false;
     }
+    if (appId === undefined) return true; // not an application's route: the token is enough
     if (appId !== options.clientId) {
       apiError(res, 404, "Application not found", "Not Found");
       return false;
@@ -377,6 +388,102 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     });
   }
 
+  /** GET /v1/users: every user, for administrators only; Keyrock answers it with 201. */
+  function userList(res: ServerResponse) {
+    if (options.adminIsAdministrator === false)
+      return apiError(res, 403, "User not authorized to perform action", "Forbidden");
+    return sendJson(res, 201, {
+      users: users.map((u) => ({
+        id: u.id,
+        username: u.username,
+        email: u.email,
+        enabled: true,
+        gravatar: false,
+        date_password: "2026-01-05T10:00:00.000Z",
+        description: null,
+        website: null,
+      })),
+    });
+  }
+
+  function roleIndex(res: ServerResponse) {
+    const sorted = [...roles].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return sendJson(res, 200, {
+      roles: sorted.map((r) => ({
+        id: r.id,
+        name: r.name,
+        urls: { permissions_url: `/v1/roles/${r.id}/permissions` },
+      })),
+    });
+  }
+
+  async function createRole(req: IncomingMessage, res: ServerResponse) {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
+      return apiError(res, 400, "Missing parameter: header Content-Type: application/json", "Bad Request");
+    const body = JSON.parse((await readBody(req)) || "{}") as { role?: { name?: unknown } };
+    if (!body.role) return apiError(res, 400, "Missing parameter role in body request", "Bad Request");
+    if (!body.role.name)
+      return apiError(res, 400, "Missing parameter name in body request or empty name", "Bad Request");
+    const role = { id: crypto.randomUUID(), name: String(body.role.name), permissions: [] };
+    roles.push(role);
+    return sendJson(res, 201, {
+      role: { id: role.id, is_internal: false, name: role.name, oauth_client_id: options.clientId },
+    });
+  }
+
+  /** role_user_assignments of the application or of one user; an empty list is a 404. */
+  function assignments(res: ServerResponse, userId?: string) {
+    const list = users
+      .filter((u) => userId === undefined || u.id === userId)
+      .flatMap((u) => u.roles.map((roleId) => ({ user_id: u.id, role_id: roleId })));
+    if (!list.length) return apiError(res, 404, "Assignments not found", "Not Found");
+    return sendJson(res, 200, { role_user_assignments: list });
+  }
+
+  async function assignment(req: IncomingMessage, res: ServerResponse, userId: string, roleId: string) {
+    const user = users.find((u) => u.id === userId);
+    if (!user) return apiError(res, 404, "User not found", "Not Found");
+    if (!roles.some((r) => r.id === roleId)) return apiError(res, 404, "Role not found", "Not Found");
+    if (req.method === "DELETE") {
+      if (!user.roles.includes(roleId)) return apiError(res, 404, "Assignments not found", "Not Found");
+      user.roles = user.roles.filter((r) => r !== roleId);
+      res.writeHead(204).end();
+      return;
+    }
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
+      return apiError(res, 400, "Missing parameter: header Content-Type: application/json", "Bad Request");
+    if (!user.roles.includes(roleId)) user.roles.push(roleId);
+    return sendJson(res, 201, {
+      role_user_assignments: { role_id: roleId, user_id: userId, oauth_client_id: options.clientId },
+    });
+  }
+
+  /** The management API's user and role routes; false when the path is none of them. */
+  async function managementRoute(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const method = req.method ?? "GET";
+    if (path === "/v1/users" && method === "GET") {
+      if (!management(req, res)) return true;
+      userList(res);
+      return true;
+    }
+    const m = path.match(/^\/v1\/applications\/([^/]+)\/(roles|users)(?:\/([^/]+)\/roles(?:\/([^/]+))?)?$/);
+    if (!m) return false;
+    const [, app, what, userId, roleId] = m.map((p) => (p === undefined ? p : decodeURIComponent(p)));
+    const route =
+      what === "roles" && !userId
+        ? { GET: () => roleIndex(res), POST: () => createRole(req, res) }[method]
+        : what === "users" && !userId
+          ? { GET: () => assignments(res) }[method]
+          : what === "users" && !roleId
+            ? { GET: () => assignments(res, userId) }[method]
+            : what === "users" && ["POST", "PUT", "DELETE"].includes(method)
+              ? () => assignment(req, res, userId!, roleId!)
+              : undefined;
+    if (!route) return false;
+    if (management(req, res, app!)) await route();
+    return true;
+  }
+
   function externalLogout(req: IncomingMessage, res: ServerResponse, query: URLSearchParams) {
     if (query.get("client_id") !== options.clientId)
       return html(res, 200, "<h1>Error</h1><p>invalid client</p>");
@@ -399,6 +506,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     if (url.pathname === "/v1/auth/tokens" && ["POST", "DELETE"].includes(req.method!))
       return apiToken(req, res);
     if (route === "GET /auth/external_logout") return externalLogout(req, res, q);
+    if (await managementRoute(req, res, url.pathname)) return;
     if (req.method === "GET" && roleList) {
       if (!management(req, res, decodeURIComponent(roleList[1]!))) return;
       return rolePermissions(res, decodeURIComponent(roleList[2]!));
@@ -418,5 +526,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     setRoles(userId, next) {
       users.find((u) => u.id === userId)!.roles = [...next];
     },
+    rolesOf: (userId) => [...(users.find((u) => u.id === userId)?.roles ?? [])],
+    roleNames: () => roles.map((r) => r.name),
   };
 }

@@ -4,6 +4,7 @@ import { validatorCompiler } from "fastify-type-provider-zod";
 import { ngsiLdBroker } from "@orrery/broker";
 import { allKinds, type KindDefinition } from "@orrery/model";
 import { registerGuard } from "./auth/guard.ts";
+import { registerDevDirectory } from "./auth/providers/dev-directory.ts";
 import { loadPolicy } from "./auth/policy.ts";
 import { devProvider } from "./auth/providers/dev.ts";
 import { keyrockProvider } from "./auth/providers/keyrock.ts";
@@ -31,6 +32,7 @@ import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { dataServiceHooks } from "./data-services/rules.ts";
 import { contractHooks } from "./contracts/rules.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
+import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
 import type { Storage } from "./storage/database.ts";
 
@@ -106,6 +108,7 @@ export async function buildApp(
       : config.authProvider === "oidc"
         ? await oidcProvider(config.oidc, policy)
         : devProvider(app, db, policy, config.publicUrl);
+  if (config.authProvider === "dev") registerDevDirectory(app, db);
   const sessions = new Sessions(db, {
     cipher,
     ...(provider.refresh ? { refresh: provider.refresh.bind(provider) } : {}),
@@ -140,6 +143,7 @@ export async function buildApp(
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
+  registerUsersRoutes(app, records);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);

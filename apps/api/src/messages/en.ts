@@ -163,6 +163,24 @@ export const en = {
   "row.refused": "the broker refused the entity",
   "row.duplicate": "the id is already on row {first}",
 
+  "users.noIdentityManager":
+    "This workspace has no identity manager with a grant: choose them on the workspace's page to manage its users.",
+  "users.notPasswordGrant":
+    "The workspace's identity manager grant {grant} is not a password grant: the users are managed with a password grant of an account allowed to manage the application's roles.",
+  "users.unreachable": "The identity manager {name} could not be reached: {cause}",
+  "users.signInRefused":
+    "The identity manager {name} refused the sign-in of the grant's account {account} ({status}): {reason}",
+  "users.notAdministrator":
+    "The identity manager {name} lets only administrators list its users: make the grant's account {account} an administrator.",
+  "users.manageRoles":
+    "The grant's account {account} may not manage the roles of the application {application} in {name}: give it the application's \"Manage roles\" permission.",
+  "users.refused": "The identity manager {name} refused the request ({status}): {reason}",
+  "users.roleNotInContracts": "No contract detail of this workspace has the role scope name {role}.",
+  "users.forbidden":
+    "Assigning or removing the role {role} needs permission to update a contract detail that names it.",
+  "users.unknownUser": "The identity manager has no user {id}.",
+  "users.notHeld": "The user {id} does not hold the role {role}.",
+
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

@@ -164,6 +164,25 @@ export const fr: Record<MessageCode, string> = {
   "row.refused": "le courtier a refusé l’entité",
   "row.duplicate": "l’identifiant figure déjà à la ligne {first}",
 
+  "users.noIdentityManager":
+    "Cet espace de travail n’a pas de gestionnaire d’identité avec un accès : choisissez-les sur la page de l’espace de travail pour en gérer les utilisateurs.",
+  "users.notPasswordGrant":
+    "L’accès {grant} au gestionnaire d’identité de l’espace de travail n’est pas un accès par mot de passe : les utilisateurs se gèrent avec l’accès par mot de passe d’un compte autorisé à gérer les rôles de l’application.",
+  "users.unreachable": "Le gestionnaire d’identité {name} est injoignable : {cause}",
+  "users.signInRefused":
+    "Le gestionnaire d’identité {name} a refusé la connexion du compte {account} de l’accès ({status}) : {reason}",
+  "users.notAdministrator":
+    "Le gestionnaire d’identité {name} ne laisse que les administrateurs lister ses utilisateurs : faites du compte {account} de l’accès un administrateur.",
+  "users.manageRoles":
+    "Le compte {account} de l’accès ne peut pas gérer les rôles de l’application {application} dans {name} : donnez-lui la permission « Manage roles » de l’application.",
+  "users.refused": "Le gestionnaire d’identité {name} a refusé la demande ({status}) : {reason}",
+  "users.roleNotInContracts":
+    "Aucun détail de contrat de cet espace de travail n’a le nom de portée de rôle {role}.",
+  "users.forbidden":
+    "Attribuer ou retirer le rôle {role} demande la permission de modifier un détail de contrat qui le nomme.",
+  "users.unknownUser": "Le gestionnaire d’identité n’a pas d’utilisateur {id}.",
+  "users.notHeld": "L’utilisateur {id} n’a pas le rôle {role}.",
+
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

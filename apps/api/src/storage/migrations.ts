@@ -109,6 +109,24 @@ const migrations: Array<{ name: string; sql: string }> = [
         WHERE kind = 'properties'
     `,
   },
+  {
+    // The development identity manager's application roles and who holds them (its /idm/v1 API).
+    name: "0006_dev_identity_manager_roles",
+    sql: `
+      CREATE TABLE dev_idm_roles (
+        application text NOT NULL,
+        id text NOT NULL,
+        name text NOT NULL,
+        PRIMARY KEY (application, id)
+      );
+      CREATE TABLE dev_idm_role_assignments (
+        application text NOT NULL,
+        user_id text NOT NULL,
+        role_id text NOT NULL,
+        PRIMARY KEY (application, user_id, role_id)
+      )
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -54,6 +54,22 @@ export const devAuthorizationCodes = pgTable("dev_authorization_codes", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 
+export const devIdmRoles = pgTable(
+  "dev_idm_roles",
+  { application: text("application").notNull(), id: text("id").notNull(), name: text("name").notNull() },
+  (t) => [primaryKey({ columns: [t.application, t.id] })],
+);
+
+export const devIdmRoleAssignments = pgTable(
+  "dev_idm_role_assignments",
+  {
+    application: text("application").notNull(),
+    userId: text("user_id").notNull(),
+    roleId: text("role_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.application, t.userId, t.roleId] })],
+);
+
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),

@@ -1,8 +1,8 @@
 import type { Permission } from "@orrery/model";
 import type { Config } from "../../config.ts";
+import { KeyrockFailure, keyrockFetch, keyrockManagement } from "../keyrock-management.ts";
 import { LoginFailed, type IdentityProvider } from "./provider.ts";
 
-const TIMEOUT_MS = 10_000;
 /** How long a permission's is_regex flag, read one by one, is remembered. */
 const FLAG_TTL_MS = 5 * 60_000;
 
@@ -21,20 +21,6 @@ interface KeyrockUser {
   organizations?: Array<{ roles?: Array<{ id: string }> }>;
 }
 
-/** Keyrock's error bodies: a bare JSON string on /oauth2 and /user, `{error:{message}}` on /v1, HTML elsewhere. */
-async function reasonOf(response: Response): Promise<string> {
-  const text = await response.text();
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (typeof body === "string") return body;
-    const message = (body as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === "string") return message;
-  } catch {
-    // not JSON
-  }
-  return /<(!doctype|html)/i.test(text) ? "an HTML page" : text.slice(0, 200);
-}
-
 /** A plain (non-regex) Keyrock resource is one exact path, as Keyrock's own decision point reads it. */
 const exactPath = (resource: string) => `^${resource.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
@@ -51,65 +37,48 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
   }
   const basic = `Basic ${Buffer.from(`${settings.clientId}:${settings.clientSecret}`).toString("base64")}`;
   const app = encodeURIComponent(settings.clientId);
-  let management: { token: string; until: number } | undefined;
+  const management = keyrockManagement(settings.url, {
+    name: settings.adminUsername,
+    password: settings.adminPassword,
+  });
   const flags = new Map<string, { regex: boolean; until: number }>();
 
-  /** One call to Keyrock; a network failure or a refusal is a LoginFailed saying what and where. */
-  async function call(path: string, init: RequestInit, what: string): Promise<Response> {
-    let response: Response;
-    try {
-      response = await fetch(`${settings.url}${path}`, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-      throw new LoginFailed(`Keyrock (${settings.url}) could not be reached for ${what}: ${cause}.`);
-    }
-    if (!response.ok && response.status !== 404)
-      throw new LoginFailed(`Keyrock refused ${what} (${response.status}): ${await reasonOf(response)}`);
-    return response;
-  }
+  /** Keyrock's failures as sign-in failures saying what and where. */
+  const failed = (err: unknown): never => {
+    if (!(err instanceof KeyrockFailure)) throw err;
+    if (err.status === undefined)
+      throw new LoginFailed(`Keyrock (${settings.url}) could not be reached for ${err.what}: ${err.reason}.`);
+    throw new LoginFailed(`Keyrock refused ${err.what} (${err.status}): ${err.reason}`);
+  };
 
-  async function managementToken(): Promise<string> {
-    if (management && management.until > Date.now() + 60_000) return management.token;
+  /** One call to Keyrock outside the management API. */
+  const call = (path: string, init: RequestInit, what: string) =>
+    keyrockFetch(`${settings.url}${path}`, init, what).catch(failed);
+
+  /** A management read; 403 means the account lacks "Manage roles" on the application. */
+  async function manage(path: string, what: string): Promise<Response | undefined> {
     if (!settings.adminUsername)
       throw new LoginFailed(
         "KEYROCK_ADMIN_USERNAME and KEYROCK_ADMIN_PASSWORD are needed to read role permissions.",
       );
-    let response: Response;
-    try {
-      response = await call(
-        "/v1/auth/tokens",
-        {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ name: settings.adminUsername, password: settings.adminPassword }),
-        },
-        "the management account's sign-in",
-      );
-    } catch (err) {
-      const hint = settings.adminUsername.includes("@")
-        ? ""
-        : " KEYROCK_ADMIN_USERNAME must be the account's e-mail address, not its user name.";
-      throw new LoginFailed(`${(err as Error).message}${hint}`);
-    }
-    const token = response.headers.get("x-subject-token");
-    if (!token) throw new LoginFailed("Keyrock returned no X-Subject-Token for the management account.");
-    const body = (await response.json().catch(() => ({}))) as { token?: { expires_at?: string } };
-    management = { token, until: Date.parse(body.token?.expires_at ?? "") || Date.now() + 30 * 60_000 };
-    return token;
-  }
-
-  /** A management read; 403 means the account lacks "Manage roles" on the application. */
-  async function manage(path: string, what: string): Promise<Response | undefined> {
-    const response = await call(path, { headers: { "x-auth-token": await managementToken() } }, what).catch(
-      (err: unknown) => {
-        if (err instanceof LoginFailed && / \(403\)/.test(err.message))
-          throw new LoginFailed(
-            `The Keyrock management account ${settings.adminUsername} may not read the application's roles: ` +
-              `give it the "Manage roles" permission of the application ${settings.clientId}.`,
-          );
-        throw err;
-      },
-    );
+    const response = await management.call("GET", path, what).catch((err: unknown) => {
+      if (err instanceof KeyrockFailure && err.status === 403)
+        throw new LoginFailed(
+          `The Keyrock management account ${settings.adminUsername} may not read the application's roles: ` +
+            `give it the "Manage roles" permission of the application ${settings.clientId}.`,
+        );
+      if (
+        err instanceof KeyrockFailure &&
+        err.status !== undefined &&
+        err.what.includes("sign-in") &&
+        !settings.adminUsername.includes("@")
+      )
+        throw new LoginFailed(
+          `Keyrock refused ${err.what} (${err.status}): ${err.reason} ` +
+            "KEYROCK_ADMIN_USERNAME must be the account's e-mail address, not its user name.",
+        );
+      return failed(err);
+    });
     return response.status === 404 ? undefined : response; // Keyrock answers an empty list with 404
   }
 
@@ -250,15 +219,6 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
       const found = await userOf(grant);
       return found ? permissionsOf(found.roleIds) : undefined;
     },
-    async close() {
-      if (!management) return;
-      const token = management.token;
-      management = undefined;
-      await fetch(`${settings.url}/v1/auth/tokens`, {
-        method: "DELETE",
-        headers: { "x-auth-token": token, "x-subject-token": token },
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      }).catch(() => undefined);
-    },
+    close: () => management.release(),
   };
 }

@@ -1,0 +1,198 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { contractDetails, identityManagerGrants, identityManagers, isAllowed } from "@orrery/model";
+import { KeyrockFailure, keyrockManagement, type KeyrockManagement } from "../auth/keyrock-management.ts";
+import { address } from "../context-data/broker-access.ts";
+import { problem } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+
+/** A user of the workspace's identity manager, with the names of their roles in its application. */
+const userSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string().optional(),
+  roles: z.array(z.string()),
+});
+
+type Step = "signIn" | "users" | "roles";
+
+/** The identity manager's management API for a workspace: its account, application and name. */
+interface Directory {
+  management: KeyrockManagement;
+  application: string;
+  name: string;
+  account: string;
+}
+
+/** The path segment of an id as the router serves it (see servedPath). */
+const segment = (id: string) =>
+  id.replace(/[%/?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The users of a workspace (spec section 7): read and changed in the application of the workspace's
+ * identity manager (Keyrock's management API /v1, or the development identity manager's copy of
+ * it), signed in with the workspace's password grant; the application is the grant's clientId. One
+ * management token per identity manager and grant, reused until it expires and released when the
+ * API stops. Assigning or removing a role needs update permission on a contract detail of the
+ * workspace that names the role (its roleScopeName).
+ */
+export function registerUsersRoutes(app: FastifyInstance, records: Records): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const held = new Map<string, { version: string; management: KeyrockManagement }>();
+  app.addHook("onClose", async () => {
+    await Promise.all([...held.values()].map((h) => h.management.release()));
+  });
+
+  async function directoryOf(workspaceId: string): Promise<Directory> {
+    const workspace = await records.requireWorkspace(workspaceId);
+    const { hasIdentityManager: idmId, hasIdentityManagerGrant: grantId } = workspace.data;
+    const idm = idmId ? await records.find(identityManagers, String(idmId)) : undefined;
+    const grant = grantId ? await records.find(identityManagerGrants, String(grantId)) : undefined;
+    if (!idm || !grant) throw problem(400, "users.noIdentityManager");
+    if (grant.data.grantType !== "password")
+      throw problem(400, "users.notPasswordGrant", { grant: String(grant.data.name) });
+    const key = `${idm.id} ${grant.id}`;
+    const version = `${idm.version} ${grant.version}`;
+    let entry = held.get(key);
+    if (!entry || entry.version !== version) {
+      void entry?.management.release();
+      const password = (await records.secret(identityManagerGrants, grant.id, "password")) ?? "";
+      const base = address(idm.data).replace(/\/$/, "");
+      entry = {
+        version,
+        management: keyrockManagement(base, { name: String(grant.data.username), password }),
+      };
+      held.set(key, entry);
+    }
+    return {
+      management: entry.management,
+      application: String(grant.data.clientId),
+      name: String(idm.data.name),
+      account: String(grant.data.username),
+    };
+  }
+
+  /** A management call; Keyrock's refusals and silences become 502 problems saying what to do. */
+  async function call(directory: Directory, method: string, path: string, step: Step, body?: unknown) {
+    const { name, account, application } = directory;
+    try {
+      return await directory.management.call(method, path, step, body);
+    } catch (err) {
+      if (!(err instanceof KeyrockFailure)) throw err;
+      const what = err.what as Step | string;
+      if (err.status === undefined) throw problem(502, "users.unreachable", { name, cause: err.reason });
+      if (what.includes("sign-in"))
+        throw problem(502, "users.signInRefused", { name, account, status: err.status, reason: err.reason });
+      if (err.status === 403 && what === "users")
+        throw problem(502, "users.notAdministrator", { name, account });
+      if (err.status === 403) throw problem(502, "users.manageRoles", { name, account, application });
+      throw problem(502, "users.refused", { name, status: err.status, reason: err.reason });
+    }
+  }
+
+  const listOf = async <T>(response: Response, key: string): Promise<T[]> => {
+    if (response.status === 404) return []; // Keyrock's empty list
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    return Array.isArray(body[key]) ? (body[key] as T[]) : [];
+  };
+
+  const appPath = (directory: Directory) => `/v1/applications/${encodeURIComponent(directory.application)}`;
+
+  async function rolesOf(directory: Directory) {
+    const response = await call(directory, "GET", `${appPath(directory)}/roles`, "roles");
+    return listOf<{ id: string; name: string }>(response, "roles");
+  }
+
+  /** Assigning or removing a role: update permission on a contract detail of the workspace naming it. */
+  async function mayChange(request: FastifyRequest, workspaceId: string, roleName: string) {
+    const permissions = request.session!.permissions;
+    const base = `/api/workspace/${segment(workspaceId)}/contract-details`;
+    if (!isAllowed(permissions, "GET", base))
+      throw problem(403, "auth.forbidden", { method: request.method, path: base });
+    const naming = (await records.list(contractDetails, workspaceId)).filter(
+      (d) => d.roleScopeName === roleName,
+    );
+    if (!naming.length) throw problem(404, "users.roleNotInContracts", { role: roleName });
+    if (!naming.some((d) => isAllowed(permissions, "PUT", `${base}/${segment(d.id)}`)))
+      throw problem(403, "users.forbidden", { role: roleName });
+  }
+
+  const workspaceParams = z.object({ workspaceId: z.string() });
+  const roleParams = z.object({ workspaceId: z.string(), userId: z.string(), roleName: z.string().min(1) });
+  const tags = ["users"];
+
+  api.get(
+    "/api/workspace/:workspaceId/users",
+    { schema: { tags, params: workspaceParams, response: { 200: z.array(userSchema) } } },
+    async (request) => {
+      const directory = await directoryOf(request.params.workspaceId);
+      const [users, roles, assignments] = await Promise.all([
+        call(directory, "GET", "/v1/users", "users").then((r) =>
+          listOf<{ id: string; username?: string; email?: string }>(r, "users"),
+        ),
+        rolesOf(directory),
+        call(directory, "GET", `${appPath(directory)}/users`, "roles").then((r) =>
+          listOf<{ user_id: string; role_id: string }>(r, "role_user_assignments"),
+        ),
+      ]);
+      const names = new Map(roles.map((r) => [r.id, r.name]));
+      return users
+        .map((u) => ({
+          id: String(u.id),
+          username: String(u.username ?? u.email ?? u.id),
+          ...(u.email ? { email: String(u.email) } : {}),
+          roles: [
+            ...new Set(
+              assignments
+                .filter((a) => a.user_id === u.id && names.has(a.role_id))
+                .map((a) => names.get(a.role_id)!),
+            ),
+          ].sort(),
+        }))
+        .sort((a, b) => a.username.localeCompare(b.username));
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/users/:userId/roles/:roleName",
+    { config: { access: "session" }, schema: { tags, params: roleParams } },
+    async (request, reply) => {
+      const { workspaceId, userId, roleName } = request.params;
+      await mayChange(request, workspaceId, roleName);
+      const directory = await directoryOf(workspaceId);
+      let role = (await rolesOf(directory)).find((r) => r.name === roleName);
+      if (!role) {
+        const created = await call(directory, "POST", `${appPath(directory)}/roles`, "roles", {
+          role: { name: roleName },
+        });
+        role = ((await created.json().catch(() => ({}))) as { role?: { id: string; name: string } }).role;
+        if (!role?.id)
+          throw problem(502, "users.refused", { name: directory.name, status: created.status, reason: "" });
+      }
+      const path = `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role.id)}`;
+      const assigned = await call(directory, "POST", path, "roles");
+      if (assigned.status === 404) throw problem(404, "users.unknownUser", { id: userId });
+      return reply.code(204).send();
+    },
+  );
+
+  api.delete(
+    "/api/workspace/:workspaceId/users/:userId/roles/:roleName",
+    { config: { access: "session" }, schema: { tags, params: roleParams } },
+    async (request, reply) => {
+      const { workspaceId, userId, roleName } = request.params;
+      await mayChange(request, workspaceId, roleName);
+      const directory = await directoryOf(workspaceId);
+      const roles = (await rolesOf(directory)).filter((r) => r.name === roleName);
+      let removed = 0;
+      for (const role of roles) {
+        const path = `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role.id)}`;
+        const response = await call(directory, "DELETE", path, "roles");
+        if (response.ok) removed++;
+      }
+      if (!removed) throw problem(404, "users.notHeld", { id: userId, role: roleName });
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,225 @@
+import { createServer } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import { client, driver } from "./support/harness.ts";
+import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
+
+// The users of a workspace (spec section 7), read and changed through its identity manager over
+// HTTP: the development identity manager of the same process (/idm/v1), and a fake Keyrock that
+// answers as Keyrock 8.4 does (201 for the user list, 404 for an empty list, roles created on
+// demand, the management token reused).
+
+const ctx = useEmbeddedWorkspace();
+const admin = { email: "idm-admin@test.com", password: "kr-admin-password-5d1c" };
+const fakes: FakeKeyrock[] = [];
+let detailId = "";
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await ctx.api(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Points the workspace at an identity manager (address and grant) and returns nothing. */
+async function wire(url: string, grant: Record<string, unknown> = {}, path?: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  const idm = await ok("POST", "/api/identity-managers", {
+    name: `IdM ${fakes.length}-${Date.now()}`,
+    scheme: "http",
+    host: hostname,
+    port: Number(port),
+    ...(path ? { path } : {}),
+    oauth2TokenPath: "/oauth2/token",
+    implementationName: "keyrock",
+    implementationVersion: "8.4.0",
+  });
+  const created = await ok("POST", "/api/identity-manager-grants", {
+    name: `Grant ${Date.now()}-${Math.random()}`,
+    grantType: "password",
+    clientId: "market-app",
+    clientSecret: "client-secret-91f2",
+    username: admin.email,
+    password: admin.password,
+    ...grant,
+  });
+  const { id, ...workspace } = await ok("GET", `/api/workspaces/${ctx.workspace.id}`);
+  await ok("PUT", `/api/workspaces/${id}`, {
+    ...workspace,
+    hasIdentityManager: idm.id,
+    hasIdentityManagerGrant: created.id,
+  });
+}
+
+async function keyrock(options: { adminManagesRoles?: boolean; adminIsAdministrator?: boolean } = {}) {
+  const fake = await startFakeKeyrock({
+    clientId: "market-app",
+    clientSecret: "client-secret-91f2",
+    admin,
+    users: [
+      { id: "u-ada", username: "ada", email: "ada@test.com", password: "x", roles: ["r-tenant"] },
+      { id: "u-bob", username: "bob", email: "bob@test.com", password: "x", roles: [] },
+    ],
+    roles: [{ id: "r-tenant", name: "tenant-ada", permissions: [] }],
+    ...options,
+  });
+  fakes.push(fake);
+  return fake;
+}
+
+beforeAll(async () => {
+  const { path } = ctx;
+  const role = await ok("POST", `${path}/roles`, {
+    name: "Tenant",
+    notBefore: 1_767_225_600,
+    notOnOrAfter: 1_798_761_600,
+    dataServiceProviderId: "did:web:provider.example.org",
+    verifiableCredentialType: "TenantCredential",
+  });
+  const contract = await ok("POST", `${path}/contracts`, {
+    stakeholderDid: "did:web:retailer.example.org",
+    stakeholderName: "Retailer",
+    validFromTime: 1_767_225_600,
+    validToTime: 1_798_761_600,
+    verifiableCredentialType: "RetailerCredential",
+  });
+  for (const roleScopeName of ["tenant-ada", "visitor"]) {
+    const detail = await ok("POST", `${path}/contract-details`, {
+      hasContract: contract.id,
+      hasRole: role.id,
+      roleScopeName,
+    });
+    detailId ||= detail.id;
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(fakes.map((f) => f.close()));
+});
+
+describe(`users of a workspace (${driver})`, () => {
+  it("need an identity manager with a password grant, and say what to configure", async () => {
+    const { api, path } = ctx;
+    const none = await api("GET", `${path}/users`);
+    expect(none.status).toBe(400);
+    expect(none.body.code).toBe("users.noIdentityManager");
+    await wire(
+      ctx.base,
+      { grantType: "client_credentials", username: undefined, password: undefined },
+      "/idm",
+    );
+    const clientCredentials = await api("GET", `${path}/users`);
+    expect(clientCredentials.status).toBe(400);
+    expect(clientCredentials.body.code).toBe("users.notPasswordGrant");
+    const french = await api("GET", `${path}/users`, undefined, { "accept-language": "fr" });
+    expect(french.body.detail).toMatch(/accès par mot de passe/);
+  });
+
+  it("are the development identity manager's demo users, whose roles are assigned and removed", async () => {
+    const { api, path } = ctx;
+    await wire(ctx.base, { username: "admin", password: "admin" }, "/idm");
+    const listed = await api("GET", `${path}/users`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.map((u: { username: string }) => u.username)).toEqual([
+      "admin",
+      "operator",
+      "showroom",
+      "viewer",
+    ]);
+    expect(listed.body[0]).toEqual({ id: "admin", username: "admin", email: "admin@example.org", roles: [] });
+
+    expect((await api("POST", `${path}/users/viewer/roles/tenant-ada`)).status).toBe(204);
+    expect((await api("POST", `${path}/users/viewer/roles/tenant-ada`)).status).toBe(204); // idempotent
+    expect((await api("POST", `${path}/users/viewer/roles/visitor`)).status).toBe(204);
+    const after = (await api("GET", `${path}/users`)).body.find((u: { id: string }) => u.id === "viewer");
+    expect(after.roles).toEqual(["tenant-ada", "visitor"]);
+
+    expect((await api("DELETE", `${path}/users/viewer/roles/tenant-ada`)).status).toBe(204);
+    const again = await api("DELETE", `${path}/users/viewer/roles/tenant-ada`);
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe("users.notHeld");
+    const nobody = await api("POST", `${path}/users/nobody/roles/visitor`);
+    expect(nobody.status).toBe(404);
+    expect(nobody.body.code).toBe("users.unknownUser");
+    const unnamed = await api("POST", `${path}/users/viewer/roles/stranger`);
+    expect(unnamed.status).toBe(404);
+    expect(unnamed.body.code).toBe("users.roleNotInContracts");
+  });
+
+  it("are changed only with update permission on a contract detail naming the role", async () => {
+    const { t, path } = ctx;
+    await wire(ctx.base, { username: "admin", password: "admin" }, "/idm");
+    const viewer = client(t, await t.tokenFor("viewer"));
+    expect((await viewer("GET", `${path}/users`)).status).toBe(200);
+    const refused = await viewer("POST", `${path}/users/viewer/roles/visitor`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("users.forbidden");
+    // Update permission on the tenant-ada detail only: that role, and no other.
+    const one = client(
+      t,
+      await t.tokenWith([
+        { action: "GET", resource: "^/api/.*" },
+        { action: "PUT", resource: `^${path}/contract-details/${detailId}$` },
+      ]),
+    );
+    expect((await one("POST", `${path}/users/operator/roles/tenant-ada`)).status).toBe(204);
+    expect((await one("POST", `${path}/users/operator/roles/visitor`)).status).toBe(403);
+    const stranger = client(t, await t.tokenWith([{ action: "PUT", resource: "^/api/.*" }]));
+    expect((await stranger("DELETE", `${path}/users/operator/roles/tenant-ada`)).status).toBe(403);
+    expect((await client(t)("GET", `${path}/users`)).status).toBe(401);
+  });
+
+  it("are read and changed in Keyrock with one management token, creating the role when missing", async () => {
+    const { api, path } = ctx;
+    const fake = await keyrock();
+    await wire(fake.url);
+    const listed = await api("GET", `${path}/users`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body).toEqual([
+      { id: "u-ada", username: "ada", email: "ada@test.com", roles: ["tenant-ada"] },
+      { id: "u-bob", username: "bob", email: "bob@test.com", roles: [] },
+    ]);
+    expect(fake.roleNames()).not.toContain("visitor");
+    expect((await api("POST", `${path}/users/u-bob/roles/visitor`)).status).toBe(204);
+    expect(fake.roleNames()).toContain("visitor");
+    expect((await api("DELETE", `${path}/users/u-ada/roles/tenant-ada`)).status).toBe(204);
+    expect(fake.rolesOf("u-ada")).toEqual([]);
+    const users = (await api("GET", `${path}/users`)).body;
+    expect(users.map((u: { roles: string[] }) => u.roles)).toEqual([[], ["visitor"]]);
+    expect(fake.liveAdminTokens()).toBe(1);
+    expect(JSON.stringify(ctx.t.logs)).not.toContain(admin.password);
+  });
+
+  it("explain Keyrock's refusals and silences as 502 problems", async () => {
+    const { api, path } = ctx;
+    await wire((await keyrock({ adminManagesRoles: false })).url);
+    const manage = await api("GET", `${path}/users`);
+    expect(manage.status).toBe(502);
+    expect(manage.body.code).toBe("users.manageRoles");
+    expect(manage.body.detail).toContain("Manage roles");
+
+    await wire((await keyrock({ adminIsAdministrator: false })).url);
+    const notAdmin = await api("GET", `${path}/users`);
+    expect(notAdmin.body.code).toBe("users.notAdministrator");
+
+    await wire((await keyrock()).url, { password: "wrong" });
+    const signIn = await api("GET", `${path}/users`);
+    expect(signIn.status).toBe(502);
+    expect(signIn.body.code).toBe("users.signInRefused");
+    expect(signIn.body.detail).toContain("Invalid email or password");
+
+    // A server that answers HTML errors, and one that is not there at all.
+    const html = createServer((_req, res) =>
+      res.writeHead(500, { "content-type": "text/html" }).end("<html>down</html>"),
+    );
+    await new Promise<void>((resolve) => html.listen(0, "127.0.0.1", resolve));
+    await wire(`http://127.0.0.1:${(html.address() as { port: number }).port}`);
+    const broken = await api("GET", `${path}/users`);
+    expect(broken.status).toBe(502);
+    expect(broken.body.detail).toContain("an HTML page");
+    html.close();
+    await wire("http://127.0.0.1:9");
+    const gone = await api("POST", `${path}/users/u-bob/roles/visitor`);
+    expect(gone.status).toBe(502);
+    expect(gone.body.code).toBe("users.unreachable");
+  });
+});
