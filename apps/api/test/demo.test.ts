@@ -22,8 +22,9 @@ describe(`demo data (${driver})`, () => {
       "context-brokers": 1,
       services: 2,
       "temporal-services": 1,
-      "identity-managers": 1,
-      "identity-manager-grants": 1,
+      // The example Keyrock, and the development identity manager with its password grant.
+      "identity-managers": 2,
+      "identity-manager-grants": 2,
     });
 
     const broker = (await ctx.api("GET", "/api/context-brokers")).body[0];
@@ -63,6 +64,21 @@ describe(`demo context data (${driver})`, () => {
         (p: { name: string; hasProperty?: string }) => p.name === "locatedIn" && !p.hasProperty,
       );
       expect(located.relationshipType).toBe(types.find((t: { name: string }) => t.name === "Building").id);
+      // A contract over a store, with a detail scoped to one of its shelves and one without a scope.
+      const [contract] = (await api("GET", `${path}/contracts`)).body;
+      expect(contract).toMatchObject({
+        stakeholderName: "Fresh Foods Logistics",
+        scopeEntity: "urn:ngsi-ld:Building:store001",
+      });
+      const details = (await api("GET", `${path}/contract-details`)).body;
+      expect(details.map((d: { roleScopeName: string }) => d.roleScopeName).sort()).toEqual([
+        "freshfoods-stock-analyst",
+        "freshfoods-store001-shelf001",
+      ]);
+      // The users panel: the demo users of the development identity manager.
+      const users = await api("GET", `${path}/users`);
+      expect(users.status, JSON.stringify(users.body)).toBe(200);
+      expect(users.body.map((u: { username: string }) => u.username)).toContain("operator");
       expect(await loadDemoContextData(t.storage.db, t.records, t.sessions, t.config, t.app.log)).toBe(false);
     } finally {
       await t.close();

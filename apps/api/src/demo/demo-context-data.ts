@@ -2,13 +2,20 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { contextBrokers, services, temporalServices } from "@orrery/model";
+import {
+  contextBrokers,
+  identityManagerGrants,
+  identityManagers,
+  services,
+  temporalServices,
+} from "@orrery/model";
 import { NgsiLdClient, type Entity } from "@orrery/ngsi-ld";
 import type { Sessions } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { settings } from "../storage/schema.ts";
+import { DEV_DIRECTORY } from "./demo-data.ts";
 
 const MARK = "demo-context-data-loaded";
 const dataDir = resolve(import.meta.dirname, "../../demo");
@@ -23,6 +30,21 @@ const demoWorkspaces = [
     tenant: "supermarket",
     files: ["supermarket.json"],
     temporal: { type: "Shelf", attribute: "numberOfItems" },
+    contract: {
+      stakeholderDid: "did:web:freshfoods.example.org",
+      stakeholderName: "Fresh Foods Logistics",
+      verifiableCredentialType: "LogisticsPartnerCredential",
+      scopeNames: { Building: "store", Shelf: "shelf" },
+      scope: { type: "Building", entity: "urn:ngsi-ld:Building:store001" },
+      details: [
+        {
+          role: "Logistics partner",
+          roleScopeName: "freshfoods-store001-shelf001",
+          scope: { type: "Shelf", entity: "urn:ngsi-ld:Shelf:unit001" },
+        },
+        { role: "Stock analyst", roleScopeName: "freshfoods-stock-analyst" },
+      ],
+    },
     dataServices: [
       {
         name: "Shelf stock levels",
@@ -123,6 +145,15 @@ export async function loadDemoContextData(
     return result;
   };
 
+  // The development identity manager, for the users panel, while its records are still there.
+  const [wired] = await db.select().from(settings).where(eq(settings.key, DEV_DIRECTORY));
+  const directory = wired ? (JSON.parse(wired.value) as Record<string, string>) : {};
+  const platform = await Promise.all([
+    records.find(identityManagers, String(directory.hasIdentityManager)),
+    records.find(identityManagerGrants, String(directory.hasIdentityManagerGrant)),
+  ]);
+  if (platform.includes(undefined)) for (const key of Object.keys(directory)) delete directory[key];
+
   for (const demo of demoWorkspaces) {
     const workspace = await api("POST", "/api/workspaces", {
       name: demo.name,
@@ -131,6 +162,7 @@ export async function loadDemoContextData(
       hasService: service.id,
       contextBrokerTenant: demo.tenant,
       temporalServices: [temporal.id],
+      ...directory,
     });
     const path = `/api/workspace/${workspace.id}`;
     const client = new NgsiLdClient({
@@ -175,8 +207,10 @@ export async function loadDemoContextData(
         });
       }
     }
+    if (demo.contract) await demoScopeNames(api, path, demo.contract.scopeNames);
     await api("POST", `${path}/data-model/generate`);
     if (demo.dataServices) await demoDataServices(api, path, demo.dataServices);
+    if (demo.contract) await demoContract(api, path, demo.contract);
   }
   await sessions.revoke(token);
   await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
@@ -230,5 +264,68 @@ async function demoDataServices(
       });
       await api("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: service.id });
     }
+  }
+}
+
+interface DemoScope {
+  type: string;
+  entity: string;
+}
+
+interface DemoContract {
+  stakeholderDid: string;
+  stakeholderName: string;
+  verifiableCredentialType: string;
+  /** The scope names given to types, so that they may scope contracts. */
+  scopeNames: Record<string, string>;
+  scope: DemoScope;
+  details: Array<{ role: string; roleScopeName: string; scope?: DemoScope }>;
+}
+
+/** Scope names given to types (part of the data model), so that they may scope contracts. */
+async function demoScopeNames(
+  api: (method: string, path: string, body?: unknown) => Promise<any>,
+  path: string,
+  scopeNames: Record<string, string>,
+): Promise<void> {
+  const types = (await api("GET", `${path}/types`)) as Array<{ id: string; name: string }>;
+  for (const [name, scopeName] of Object.entries(scopeNames)) {
+    const found = types.find((t) => t.name === name);
+    if (!found) continue;
+    const { id, ...type } = await api("GET", `${path}/types/${found.id}`);
+    await api("PUT", `${path}/types/${id}`, { ...type, scopeName });
+  }
+}
+
+/** A contract over a scope entity, valid for a year, with its details on the demo roles. */
+async function demoContract(
+  api: (method: string, path: string, body?: unknown) => Promise<any>,
+  path: string,
+  demo: DemoContract,
+): Promise<void> {
+  const types = (await api("GET", `${path}/types`)) as Array<{ id: string; name: string }>;
+  const typeId = (name: string) => types.find((t) => t.name === name)?.id;
+  const roles = (await api("GET", `${path}/roles`)) as Array<{ id: string; name: string }>;
+  const now = Math.floor(Date.now() / 1000);
+  const scopeOf = (scope?: DemoScope) =>
+    scope ? { scopeType: typeId(scope.type), scopeEntity: scope.entity } : {};
+  const contract = await api("POST", `${path}/contracts`, {
+    contractType: "data-consumer",
+    stakeholderDid: demo.stakeholderDid,
+    stakeholderName: demo.stakeholderName,
+    validFromTime: now,
+    validToTime: now + 365 * 24 * 3600,
+    verifiableCredentialType: demo.verifiableCredentialType,
+    ...scopeOf(demo.scope),
+  });
+  for (const detail of demo.details) {
+    const role = roles.find((r) => r.name === detail.role);
+    if (!role) continue;
+    await api("POST", `${path}/contract-details`, {
+      hasContract: contract.id,
+      hasRole: role.id,
+      roleScopeName: detail.roleScopeName,
+      ...scopeOf(detail.scope),
+    });
   }
 }

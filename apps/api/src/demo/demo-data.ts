@@ -13,6 +13,8 @@ import type { Database } from "../storage/database.ts";
 import { settings } from "../storage/schema.ts";
 
 const MARK = "demo-data-loaded";
+/** Where the demo workspaces find the development identity manager and its grant. */
+export const DEV_DIRECTORY = "demo-dev-directory";
 
 /**
  * A small platform on first start: the embedded broker registered as a context broker, an
@@ -55,6 +57,37 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
     clientId: "orrery-demo-client",
     clientSecret: "change-me",
   });
+  // The development identity manager's user directory (/idm/v1), for the users of the demo workspaces.
+  if (config.authProvider === "dev") {
+    const devIdm = await records.create(identityManagers, {
+      name: "Development identity manager",
+      description:
+        "The identity manager built into Orrery for development: its demo users, and the roles of an application, at /idm/v1 as Keyrock's management API has them.",
+      scheme,
+      host: url.hostname,
+      port,
+      path: "/idm",
+      oauth2TokenPath: "/oauth2/token",
+      implementationName: "keyrock",
+      implementationVersion: "8.4.0",
+    });
+    const devGrant = await records.create(identityManagerGrants, {
+      name: "Demo data space application",
+      description: "The demo administrator's password grant: it manages the roles of the application.",
+      grantType: "password",
+      clientId: "orrery-demo-data-space",
+      clientSecret: "demo-client-secret",
+      username: "admin",
+      password: "admin",
+    });
+    await db.insert(settings).values({
+      key: DEV_DIRECTORY,
+      value: JSON.stringify({
+        hasIdentityManager: devIdm.item.id,
+        hasIdentityManagerGrant: devGrant.item.id,
+      }),
+    });
+  }
   await records.create(services, {
     name: "Demo service",
     description: "Open access to the embedded broker.",
