@@ -159,5 +159,6 @@ export const scopeFields: readonly Field[] = [
     maxLength: 2000,
     required: true,
     when: { scopeType: { present: true } },
+    entityOf: "scopeType",
   },
 ];

@@ -87,6 +87,11 @@ export type Field = FieldInput & {
    * the links of a data service, which older clients make one call at a time through their own routes.
    */
   linked?: boolean;
+  /**
+   * The value is the id of an entity in the workspace's broker, of the type that this reference
+   * field of the same record names (a scope entity of the scope type): chosen among them, shown as a link.
+   */
+  entityOf?: string;
 };
 
 export interface KindDefinition {

@@ -99,11 +99,13 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
       const client = await viaBroker(() => data.broker());
       return viaBroker(async () => {
         if (search) {
-          // NGSI-LD cannot say "id or name" in one query: two pages, merged.
+          // NGSI-LD cannot say "id or name" in one query: two pages, merged (each within q's).
           const none = { entities: [] };
+          const named = `name~="${containing(search)}"`;
+          const byName = query.q ? `(${query.q});${named}` : named;
           const [byId, byName] = await Promise.all([
             listOrEmpty(() => client.queryEntities({ ...query, idPattern: containing(search) }), none),
-            listOrEmpty(() => client.queryEntities({ ...query, q: `name~="${containing(search)}"` }), none),
+            listOrEmpty(() => client.queryEntities({ ...query, q: byName }), none),
           ]);
           const seen = new Set<string>();
           const found = [...byId.entities, ...byName.entities].filter(

@@ -1,9 +1,19 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { allKinds, dataServices, properties, types, workspaces, type KindDefinition } from "@orrery/model";
+import {
+  allKinds,
+  contractDetails,
+  dataServices,
+  properties,
+  types,
+  workspaces,
+  type KindDefinition,
+} from "@orrery/model";
+import { UsersPanel } from "../contracts/UsersPanel.tsx";
+import type { Item } from "../resources/queries.ts";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
@@ -118,13 +128,19 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
     return (
       <ShowPage
         kind={kind}
-        extra={kind === types ? (type) => <TypeContextLink type={type} /> : undefined}
+        extra={extras[kind.kind]}
         childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
         deleteLocked={lockedDeletes.has(kind.kind) ? <DeleteLocked kind={kind} /> : undefined}
       />
     );
   return <FormPage kind={kind} action={action} />;
 }
+
+/** What a kind's show page has of its own: a type's context file link, a contract detail's users. */
+const extras: Record<string, (item: Item) => ReactNode> = {
+  [types.kind]: (type) => <TypeContextLink type={type} />,
+  [contractDetails.kind]: (detail) => <UsersPanel detail={detail} />,
+};
 
 /** The data services list's direction column (spec section 2, Data services). */
 const dataServiceCells = {

@@ -5,6 +5,7 @@ import { geoTypes } from "@orrery/model";
 import { jsonError, type ValueDraft } from "./attributeDraft.ts";
 import { nameOf, type PropertyRecord, type TypeRecord } from "./entityModel.ts";
 import { useEntities } from "./entityQueries.ts";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 
 /** How many entities the relationship select offers before a search narrows them. */
 const CHOICES = 100;
@@ -17,6 +18,8 @@ export function RelationshipSelect(props: {
   value: string;
   invalid: boolean;
   required?: boolean;
+  /** An NGSI-LD query the offered entities must also match (those referring to a contract's scope). */
+  q?: string;
   onChange: (id: string) => void;
 }) {
   const { t } = useTranslation();
@@ -33,6 +36,7 @@ export function RelationshipSelect(props: {
       limit: String(CHOICES),
       order: "name",
       ...(search ? { search } : {}),
+      ...(props.q ? { q: props.q } : {}),
     },
     !!props.targetType,
   );
@@ -70,6 +74,7 @@ export function RelationshipSelect(props: {
       {list.data && entities.length === CHOICES && (
         <Form.Text>{t("entities.moreTargets", { count: CHOICES })}</Form.Text>
       )}
+      <ErrorAlert error={list.error} />
     </>
   );
 }

@@ -2,11 +2,14 @@ import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useEffect } from "react";
-import { kindsByName, type Field, type Within } from "@orrery/model";
+import { useParams } from "react-router";
+import { kindsByName, types, type Field, type Within } from "@orrery/model";
+import { RelationshipSelect } from "../context-data/ValueInput.tsx";
+import type { TypeRecord } from "../context-data/entityModel.ts";
 import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
-import { useList, type Item } from "./queries.ts";
+import { useItem, useList, type Item } from "./queries.ts";
 
 /** Which records a reference select offers (all of them unless the form narrows them). */
 export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
@@ -117,6 +120,32 @@ function ReferenceChecks(props: {
   );
 }
 
+/** An entity of the type the form's `typeField` names, chosen among the broker's with a search. */
+function EntityChoice(props: {
+  id: string;
+  typeField: string;
+  q?: string;
+  value: string;
+  invalid: boolean;
+  onChange: (id: string) => void;
+}) {
+  const { workspaceId = "" } = useParams();
+  const { watch } = useFormContext();
+  const typeId = watch(props.typeField) as string | undefined;
+  const type = useItem(types, typeId).data?.data as TypeRecord | undefined;
+  return (
+    <RelationshipSelect
+      id={props.id}
+      workspaceId={workspaceId}
+      targetType={type}
+      q={props.q}
+      value={props.value}
+      invalid={props.invalid}
+      onChange={props.onChange}
+    />
+  );
+}
+
 const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -140,6 +169,7 @@ export function FieldInput({
   disabledReason,
   optionFilter,
   offered,
+  entityQuery,
 }: {
   field: Field;
   mode: "create" | "update";
@@ -149,6 +179,8 @@ export function FieldInput({
   optionFilter?: OptionFilter;
   /** The ids a reference list may offer (see ReferenceChecks). */
   offered?: readonly string[];
+  /** For an entity field: an NGSI-LD query the offered entities must match. */
+  entityQuery?: string;
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
@@ -196,135 +228,155 @@ export function FieldInput({
     );
   }
   let control_: React.ReactNode;
-  switch (field.input) {
-    case "enum":
-    case "reference":
-      // Controlled, so that a stored reference shows once its options have loaded.
-      control_ = (
-        <Controller
-          name={field.name}
-          control={control}
-          render={({ field: f }) => (
-            <Select
-              options={options}
-              required={!!required && !disabled}
-              value={f.value as string | undefined}
-              onChange={f.onChange}
-              control={{ ...common, disabled, name: f.name, ref: f.ref, onBlur: f.onBlur }}
-            />
-          )}
-        />
-      );
-      break;
-    case "integer":
-      control_ = (
-        <Form.Control
-          {...common}
-          type="number"
-          inputMode="numeric"
-          step={1}
-          min={field.min}
-          max={field.max}
-          {...register(field.name, { setValueAs: toNumber })}
-        />
-      );
-      break;
-    case "textarea":
-    case "markup":
-      control_ = (
-        <Form.Control
-          {...common}
-          as="textarea"
-          rows={field.input === "markup" ? 6 : 3}
-          className={field.input === "markup" ? "font-monospace small" : undefined}
-          {...register(field.name)}
-        />
-      );
-      break;
-    case "url":
-      control_ = (
-        <Form.Control
-          {...common}
-          type="url"
-          inputMode="url"
-          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
-        />
-      );
-      break;
-    case "references":
-      control_ = (
-        <Controller
-          name={field.name}
-          control={control}
-          render={({ field: f }) => (
-            <ReferenceChecks
-              kind={field.kind}
-              id={id}
-              value={(f.value as string[] | undefined) ?? []}
-              within={field.within}
-              offered={offered}
-              onChange={f.onChange}
-            />
-          )}
-        />
-      );
-      break;
-    case "instant":
-      control_ = (
-        <Controller
-          name={field.name}
-          control={control}
-          render={({ field: f }) => (
-            <Form.Control
-              {...common}
-              type="datetime-local"
-              name={f.name}
-              ref={f.ref}
-              onBlur={f.onBlur}
-              value={instantToLocal(f.value)}
-              onChange={(e) => f.onChange(localToInstant(e.target.value))}
-            />
-          )}
-        />
-      );
-      break;
-    case "headers":
-      control_ = (
-        <Controller
-          name={field.name}
-          control={control}
-          render={({ field: f }) => <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />}
-        />
-      );
-      break;
-    case "lines":
-      control_ = (
-        <div className="d-grid gap-2">
-          {Array.from({ length: field.count }, (_, i) => (
-            <Form.Control
-              key={i}
-              id={i === 0 ? id : `${id}-${i}`}
-              aria-label={t("certificates.line", { number: i + 1 })}
-              placeholder={t("certificates.line", { number: i + 1 })}
-              className="font-monospace"
-              isInvalid={!!error}
-              {...register(`${field.name}.${i}`)}
-            />
-          ))}
-        </div>
-      );
-      break;
-    default:
-      control_ = (
-        <Form.Control
-          {...common}
-          type={field.secret ? "password" : "text"}
-          autoComplete={field.secret ? "new-password" : "off"}
-          placeholder={field.secret && mode === "update" && secretSet ? "••••••••" : undefined}
-          {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
-        />
-      );
-  }
+  if (field.entityOf)
+    control_ = (
+      <Controller
+        name={field.name}
+        control={control}
+        render={({ field: f }) => (
+          <EntityChoice
+            id={id}
+            typeField={field.entityOf!}
+            q={entityQuery}
+            value={(f.value as string | undefined) ?? ""}
+            invalid={!!error}
+            onChange={(value) => f.onChange(value || undefined)}
+          />
+        )}
+      />
+    );
+  else
+    switch (field.input) {
+      case "enum":
+      case "reference":
+        // Controlled, so that a stored reference shows once its options have loaded.
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <Select
+                options={options}
+                required={!!required && !disabled}
+                value={f.value as string | undefined}
+                onChange={f.onChange}
+                control={{ ...common, disabled, name: f.name, ref: f.ref, onBlur: f.onBlur }}
+              />
+            )}
+          />
+        );
+        break;
+      case "integer":
+        control_ = (
+          <Form.Control
+            {...common}
+            type="number"
+            inputMode="numeric"
+            step={1}
+            min={field.min}
+            max={field.max}
+            {...register(field.name, { setValueAs: toNumber })}
+          />
+        );
+        break;
+      case "textarea":
+      case "markup":
+        control_ = (
+          <Form.Control
+            {...common}
+            as="textarea"
+            rows={field.input === "markup" ? 6 : 3}
+            className={field.input === "markup" ? "font-monospace small" : undefined}
+            {...register(field.name)}
+          />
+        );
+        break;
+      case "url":
+        control_ = (
+          <Form.Control
+            {...common}
+            type="url"
+            inputMode="url"
+            {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
+          />
+        );
+        break;
+      case "references":
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <ReferenceChecks
+                kind={field.kind}
+                id={id}
+                value={(f.value as string[] | undefined) ?? []}
+                within={field.within}
+                offered={offered}
+                onChange={f.onChange}
+              />
+            )}
+          />
+        );
+        break;
+      case "instant":
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <Form.Control
+                {...common}
+                type="datetime-local"
+                name={f.name}
+                ref={f.ref}
+                onBlur={f.onBlur}
+                value={instantToLocal(f.value)}
+                onChange={(e) => f.onChange(localToInstant(e.target.value))}
+              />
+            )}
+          />
+        );
+        break;
+      case "headers":
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />
+            )}
+          />
+        );
+        break;
+      case "lines":
+        control_ = (
+          <div className="d-grid gap-2">
+            {Array.from({ length: field.count }, (_, i) => (
+              <Form.Control
+                key={i}
+                id={i === 0 ? id : `${id}-${i}`}
+                aria-label={t("certificates.line", { number: i + 1 })}
+                placeholder={t("certificates.line", { number: i + 1 })}
+                className="font-monospace"
+                isInvalid={!!error}
+                {...register(`${field.name}.${i}`)}
+              />
+            ))}
+          </div>
+        );
+        break;
+      default:
+        control_ = (
+          <Form.Control
+            {...common}
+            type={field.secret ? "password" : "text"}
+            autoComplete={field.secret ? "new-password" : "off"}
+            placeholder={field.secret && mode === "update" && secretSet ? "••••••••" : undefined}
+            {...register(field.name, { setValueAs: (v) => (v === "" ? undefined : v) })}
+          />
+        );
+    }
   return (
     <Form.Group className="mb-3">
       <Form.Label htmlFor={id}>

@@ -1,6 +1,10 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field, type KindDefinition } from "@orrery/model";
+import { entityHref } from "../context-data/links.ts";
+import { nameOf } from "../context-data/entityModel.ts";
+import { useEntity } from "../context-data/entityQueries.ts";
+import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { JsonTree } from "../errors/JsonTree.tsx";
 import { useCan } from "../permissions.ts";
 import { kindRoute, placementOf } from "../routes.ts";
@@ -58,9 +62,30 @@ export function Title({ kind, item }: { kind: KindDefinition; item: Item }) {
   return <>{useTitle(kind, item)}</>;
 }
 
-/** One field's value as the show page and the list display it. */
-export function FieldValue({ field, value }: { field: Field; value: unknown }) {
+/**
+ * An entity of the workspace's broker named by a record (a scope entity): a link to it in the
+ * workspace view, with its name once read; a failure to read it shows in the error alert.
+ */
+function EntityValue({ id, typeId }: { id: string; typeId: string | undefined }) {
+  const { workspaceId = "" } = useParams();
+  const entity = useEntity(workspaceId, id);
+  const name = nameOf(entity.data);
+  return (
+    <>
+      <Link to={entityHref(workspaceId, typeId, id)} className="text-break">
+        {id}
+      </Link>
+      {name && <span className="text-body-secondary"> ({name})</span>}
+      <ErrorAlert error={entity.error} className="mt-2 mb-0" />
+    </>
+  );
+}
+
+/** One field's value as the show page and the list display it; `item` is the record it belongs to. */
+export function FieldValue({ field, value, item }: { field: Field; value: unknown; item?: Item }) {
   const { t } = useTranslation();
+  if (field.entityOf && typeof value === "string")
+    return <EntityValue id={value} typeId={item?.[field.entityOf] as string | undefined} />;
   if (field.secret)
     return <span>{(value as { set?: boolean })?.set ? t("common.set") : t("common.notSet")}</span>;
   switch (field.input) {

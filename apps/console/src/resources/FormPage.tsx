@@ -5,6 +5,7 @@ import type { KindDefinition } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { useWorkspaceRules } from "./workspaceRules.ts";
+import { useContractRules } from "./contractRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
@@ -18,7 +19,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const navigate = useNavigate();
   const item = useItem(kind, action === "edit" ? id : undefined);
   const crumbs = useParentCrumbs(kind);
-  const rules = useWorkspaceRules(kind);
+  const rules = { ...useWorkspaceRules(kind), ...useContractRules(kind) };
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
   const name = item.data ? titleOf(item.data.data, kind) : (id ?? "");
   const trail =

@@ -10,12 +10,27 @@ import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { MessageDialog, useFailureDialog } from "../errors/Dialogs.tsx";
 import { selfReference } from "./ChildList.tsx";
 import { useHiddenFields } from "./workspaceRules.ts";
-import { FieldInput } from "./FieldInput.tsx";
+import { FieldInput, type OptionFilter } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
 import { serverFieldText } from "./fieldErrors.ts";
 import { FormButtons } from "./FormButtons.tsx";
 
 type Values = Record<string, unknown>;
+
+/** What related records decide about a form (see useWorkspaceRules and useContractRules). */
+export interface FormRules {
+  /** Fields to disable, with the reason shown under them. */
+  locks: Record<string, string>;
+  /** The ids a reference list may offer. */
+  offered?: Record<string, string[]>;
+  /** The records a reference select may offer, by field. */
+  filters?: Record<string, OptionFilter>;
+  /** A field asked through a switch first ("set a scope"); without `available`, neither is shown. */
+  switched?: { field: string; label: string; available: boolean };
+  /** The NGSI-LD query narrowing an entity field's choices, from the form's values. */
+  entityQuery?: (field: string, values: Values) => string | undefined;
+  defaultDataModelUrl?: string;
+}
 
 /**
  * The one form of every kind. A field whose `when` stops holding is hidden and its value cleared,
@@ -32,7 +47,7 @@ export function ResourceForm(props: {
   item?: Item;
   etag?: string | null;
   fixed?: Record<string, unknown>;
-  rules?: { locks: Record<string, string>; offered?: Record<string, string[]>; defaultDataModelUrl?: string };
+  rules?: FormRules;
   onSaved: (item: Item) => void;
   /** Leaves the form without saving (the Cancel button beside Save). */
   onCancel?: () => void;
@@ -43,6 +58,8 @@ export function ResourceForm(props: {
   const mode = item ? "update" : "create";
   const self = selfReference(kind);
   const [nested, setNested] = useState(Boolean(self && item?.[self]));
+  const switched = props.rules?.switched;
+  const [switchedOn, setSwitchedOn] = useState(Boolean(switched && item?.[switched.field]));
   const [defaultUrlUsed, setDefaultUrlUsed] = useState(false);
   const defaultValues = useMemo(() => {
     const values: Values = { ...fixed };
@@ -71,7 +88,8 @@ export function ResourceForm(props: {
       !(field.name in fixed) &&
       !hidden.includes(field.name) &&
       whenHolds(field.when, probe) &&
-      (field.name !== self || nested),
+      (field.name !== self || nested) &&
+      (field.name !== switched?.field || (switched.available && switchedOn)),
   );
   const visibleNames = visible.map((f) => f.name).join(",");
   const previous = useRef(visibleNames);
@@ -136,6 +154,16 @@ export function ResourceForm(props: {
                 onChange={(e) => setNested(e.target.checked)}
               />
             )}
+            {field.name === switched?.field && switched.available && (
+              <Form.Check
+                type="switch"
+                className="mb-3"
+                id={`toggle-${field.name}`}
+                label={switched.label}
+                checked={switchedOn}
+                onChange={(e) => setSwitchedOn(e.target.checked)}
+              />
+            )}
             {visible.includes(field) && (
               <FieldInput
                 field={field}
@@ -143,7 +171,8 @@ export function ResourceForm(props: {
                 secretSet={secretSet(field.name)}
                 disabledReason={props.rules?.locks[field.name]}
                 offered={props.rules?.offered?.[field.name]}
-                optionFilter={field.name === self ? sibling : undefined}
+                optionFilter={field.name === self ? sibling : props.rules?.filters?.[field.name]}
+                entityQuery={props.rules?.entityQuery?.(field.name, current)}
               />
             )}
           </Fragment>

@@ -114,7 +114,7 @@ export function ShowPage({
                   <div key={f.name} className="d-contents">
                     <dt className="col-12 col-sm-4">{t(`fields.${f.name}`)}</dt>
                     <dd className="col-12 col-sm-8">
-                      <FieldValue field={f} value={data![f.name]} />
+                      <FieldValue field={f} value={data![f.name]} item={data} />
                     </dd>
                   </div>
                 ))}

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { apiPath, itemPath, type KindDefinition } from "@orrery/model";
 import { call, get } from "../api.ts";
+import { placementOf } from "../routes.ts";
 import { closeWorkspace } from "../workspaces/openWorkspaces.ts";
 
 export interface Item {
@@ -59,6 +60,10 @@ async function afterChange(
     predicate: (q) => !gone(q.queryKey),
   });
   if (kind.scope === "workspace") await client.invalidateQueries({ queryKey: recordKeys.kind("workspaces") });
+  // A record listed in its parent's page (a contract detail in its contract's) refreshes the parent too.
+  const parent = placementOf(kind).parent;
+  if (parent && parent !== "workspaces")
+    await client.invalidateQueries({ queryKey: recordKeys.kind(parent) });
 }
 
 /** Create (no id) or update (with the ETag read, so a concurrent change answers 412 instead of being lost). */
