@@ -102,10 +102,10 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
           // NGSI-LD cannot say "id or name" in one query: two pages, merged (each within q's).
           const none = { entities: [] };
           const named = `name~="${containing(search)}"`;
-          const byName = query.q ? `(${query.q});${named}` : named;
+          const nameQuery = query.q ? `(${query.q});${named}` : named;
           const [byId, byName] = await Promise.all([
             listOrEmpty(() => client.queryEntities({ ...query, idPattern: containing(search) }), none),
-            listOrEmpty(() => client.queryEntities({ ...query, q: byName }), none),
+            listOrEmpty(() => client.queryEntities({ ...query, q: nameQuery }), none),
           ]);
           const seen = new Set<string>();
           const found = [...byId.entities, ...byName.entities].filter(

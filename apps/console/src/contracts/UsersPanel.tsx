@@ -91,8 +91,8 @@ export function UsersPanel({ detail }: { detail: Item }) {
                 <th scope="col">{t("users.username")}</th>
                 <th scope="col">{t("users.email")}</th>
                 {mayChange && (
-                  <th scope="col" className="visually-hidden">
-                    {t("users.actions")}
+                  <th scope="col">
+                    <span className="visually-hidden">{t("users.actions")}</span>
                   </th>
                 )}
               </tr>
@@ -125,6 +125,7 @@ export function UsersPanel({ detail }: { detail: Item }) {
         )}
         {mayChange && (
           <Form
+            style={{ maxWidth: "36rem" }}
             onSubmit={(e) => {
               e.preventDefault();
               const user = byId(chosen);
@@ -160,8 +161,8 @@ export function UsersPanel({ detail }: { detail: Item }) {
     );
 
   return (
-    <section className="mt-4" aria-labelledby="users-panel-title">
-      <h2 id="users-panel-title" className="h6">
+    <section className="mt-4 pt-3 border-top" aria-labelledby="users-panel-title">
+      <h2 id="users-panel-title" className="h6 fw-semibold">
         {t("users.title")}
       </h2>
       {body}

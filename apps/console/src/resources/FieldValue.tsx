@@ -24,7 +24,7 @@ function useRecord(kindName: string, id: string | undefined) {
 export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
   const params = useParams();
   const { kind, allowed, record } = useRecord(kindName, id);
-  const name = record?.name ?? id;
+  const name = record ? titleOf(record, kind) : id;
   // The route of a record that lives inside another (a property in its type) takes the parent from the record.
   const at = { ...params };
   for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))

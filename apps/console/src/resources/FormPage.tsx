@@ -9,7 +9,7 @@ import { useContractRules } from "./contractRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
-import { titleOf } from "./FieldValue.tsx";
+import { titleOf, useTitle } from "./FieldValue.tsx";
 import { notify } from "../app/Toasts.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
@@ -21,7 +21,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const crumbs = useParentCrumbs(kind);
   const rules = { ...useWorkspaceRules(kind), ...useContractRules(kind) };
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
-  const name = item.data ? titleOf(item.data.data, kind) : (id ?? "");
+  const name = useTitle(kind, item.data?.data) ?? id ?? "";
   const trail =
     action === "create"
       ? [...crumbs, { label: t("common.create") }]

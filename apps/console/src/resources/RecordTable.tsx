@@ -23,6 +23,7 @@ function cell(kind: KindDefinition, column: string, item: Item, t: TFunction, ce
       : "";
     return `${name} ${String(item.implementationVersion ?? "")}`.trim();
   }
+  if (column === "id") return <code className="small text-break">{item.id}</code>;
   const value = item[column];
   if (value === undefined) return null;
   const field = kind.fields.find((f) => f.name === column) as Field;
@@ -98,6 +99,8 @@ export function RecordTable({
   const [search, setSearch] = useState("");
   const [limit, setLimit] = useState(PAGE);
   const fieldOf = (column: string) => kind.fields.find((f) => f.name === column);
+  // A kind titled by one of its fields (a contract by its stakeholder) shows it once, as the first column.
+  const columns = kind.columns.filter((c) => c !== kind.titledBy);
   const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item, kind);
   const valueOf = (row: { item: Item; name?: string }, column: string) =>
     column === "name"
@@ -106,13 +109,16 @@ export function RecordTable({
         ? `${String(row.item.implementationName ?? "")} ${String(row.item.implementationVersion ?? "")}`
         : row.item[column];
   const canSort = (column: string) =>
-    column === "name" || column === "implementation" || (!cells?.[column] && sortable(fieldOf(column)));
+    column === "name" ||
+    column === "id" ||
+    column === "implementation" ||
+    (!cells?.[column] && sortable(fieldOf(column)));
   const needle = search.trim().toLowerCase();
   const shown = rows
     .filter(
       (row) =>
         !needle ||
-        ["name", ...kind.columns.filter(canSort)].some((c) =>
+        ["name", ...columns.filter(canSort)].some((c) =>
           String(valueOf(row, c) ?? "")
             .toLowerCase()
             .includes(needle),
@@ -125,7 +131,7 @@ export function RecordTable({
       return sort.descending ? -order : order;
     });
   const header = (column: string) => {
-    const label = t(`fields.${column}`);
+    const label = t(`fields.${column === "name" ? (kind.titledBy ?? column) : column}`);
     if (!canSort(column))
       return (
         <th scope="col" key={column}>
@@ -175,7 +181,7 @@ export function RecordTable({
               </th>
             )}
             {header("name")}
-            {kind.columns.map(header)}
+            {columns.map(header)}
           </tr>
         </thead>
         <tbody>
@@ -189,7 +195,7 @@ export function RecordTable({
                   (name ?? <Title kind={kind} item={item} />)
                 )}
               </td>
-              {kind.columns.map((c) => (
+              {columns.map((c) => (
                 <td key={c}>{cell(kind, c, item, t, cells)}</td>
               ))}
             </tr>

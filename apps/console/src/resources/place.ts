@@ -3,6 +3,7 @@ import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
 import { kindRoute, lineage, placementOf, routeTo, type Action } from "../routes.ts";
+import { titleOf } from "./FieldValue.tsx";
 import { itemQuery } from "./queries.ts";
 
 /** A kind's pages as seen from the current route: the item's id, the parents' ids, links that keep them. */
@@ -50,7 +51,7 @@ export function useParentCrumbs(kind: KindDefinition): Crumb[] {
         to: kindRoute(parent, "index", undefined, params),
       });
     crumbs.push({
-      label: names[i]?.data?.data.name ?? id,
+      label: names[i]?.data ? titleOf(names[i]!.data!.data, parent) : id,
       to: place.view ? routeTo(place.view, params) : kindRoute(parent, "show", id, params),
     });
   });

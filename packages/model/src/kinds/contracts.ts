@@ -49,7 +49,7 @@ export const contractDetails = defineKind({
   scope: "workspace",
   listedWhole: true,
   titledBy: "hasRole",
-  columns: ["hasRole"],
+  columns: ["id", "hasRole", "roleScopeName"],
   fields: [
     reference("hasContract", "contracts", { required: true }),
     reference("hasRole", "roles", { required: true }),
