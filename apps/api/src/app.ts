@@ -31,6 +31,8 @@ import { frameworkError, registerProblems } from "./problems.ts";
 import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { dataServiceHooks } from "./data-services/rules.ts";
 import { contractHooks } from "./contracts/rules.ts";
+import { wotHooks } from "./wot/rules.ts";
+import { registerWotRoutes } from "./wot/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -138,12 +140,14 @@ export async function buildApp(
     ...workspaceHooks(records),
     ...dataServiceHooks(records),
     ...contractHooks(records, config),
+    ...wotHooks(records),
   };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
   registerUsersRoutes(app, records);
+  registerWotRoutes(app, records, config);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);

@@ -41,6 +41,8 @@ export interface Placement {
   shownIn?: (parent: Record<string, unknown>) => boolean;
 }
 
+const thingDescription = "/workspace/:workspaceId/wot-thing-descriptions/:woTThingDescriptionId";
+
 const placements: Record<string, Placement> = {
   workspaces: { base: "/workspaces", param: "workspaceId", index: true, view: "workspace" },
   types: { base: "/workspace/:workspaceId/types", param: "typeId", parent: "workspaces", index: true },
@@ -87,6 +89,53 @@ const placements: Record<string, Placement> = {
     parent: "contracts",
     index: false,
     fromRoute: { hasContract: "contractId" },
+  },
+  // Web of Things: everything lives in its thing description (spec section 2), routings' operations and controls below them.
+  "wot-thing-descriptions": {
+    base: "/workspace/:workspaceId/wot-thing-descriptions",
+    param: "woTThingDescriptionId",
+    parent: "workspaces",
+    index: true,
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ["wot-properties", "woTPropertyId"],
+        ["wot-actions", "woTActionId"],
+        ["wot-events", "woTEventId"],
+        ["routings", "routingId"],
+      ] as const
+    ).map(([kind, param]) => [
+      kind,
+      {
+        base: `${thingDescription}/${kind}`,
+        param,
+        parent: "wot-thing-descriptions",
+        index: false,
+        fromRoute: { hasWoTThingDescription: "woTThingDescriptionId" },
+      },
+    ]),
+  ),
+  "wot-action-input-properties": {
+    base: `${thingDescription}/wot-actions/:woTActionId/wot-action-input-properties`,
+    param: "woTActionInputPropertyId",
+    parent: "wot-actions",
+    index: false,
+    fromRoute: { hasWoTAction: "woTActionId", hasWoTThingDescription: "woTThingDescriptionId" },
+  },
+  "routing-operations": {
+    base: `${thingDescription}/routings/:routingId/routing-operations`,
+    param: "routingOperationId",
+    parent: "routings",
+    index: false,
+    fromRoute: { hasRouting: "routingId" },
+  },
+  "routing-operation-controls": {
+    base: `${thingDescription}/routings/:routingId/routing-operations/:routingOperationId/routing-operation-controls`,
+    param: "routingOperationControlId",
+    parent: "routing-operations",
+    index: false,
+    fromRoute: { hasRoutingOperation: "routingOperationId" },
   },
 };
 

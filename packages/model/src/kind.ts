@@ -23,6 +23,8 @@ export type FieldInput =
     }
   | { input: "textarea"; maxLength?: number }
   | { input: "integer"; min?: number; max?: number }
+  /** Any finite number, fractions included (a WoT input's minimum). */
+  | { input: "number"; min?: number; max?: number }
   | { input: "boolean" }
   | { input: "enum"; options: readonly string[] }
   /** The id of a record of another kind. */
@@ -117,6 +119,8 @@ export interface KindDefinition {
    * roles and the other records of the trust and WoT screens check store, update and destroy only).
    */
   listedWhole?: boolean;
+  /** The field lists are first sorted by, instead of the title (a routing's operations, by sequence number). */
+  orderedBy?: string;
 }
 
 export function defineKind<const K extends KindDefinition>(definition: K): K {

@@ -35,6 +35,12 @@ function valueSchema(field: Field): z.ZodType {
         .int()
         .min(field.min ?? Number.MIN_SAFE_INTEGER)
         .max(field.max ?? Number.MAX_SAFE_INTEGER);
+    case "number":
+      return z
+        .number()
+        .finite()
+        .min(field.min ?? -Number.MAX_VALUE)
+        .max(field.max ?? Number.MAX_VALUE);
     case "boolean":
       return z.boolean();
     case "enum":

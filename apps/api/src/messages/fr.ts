@@ -183,6 +183,21 @@ export const fr: Record<MessageCode, string> = {
   "users.unknownUser": "Le gestionnaire d’identité n’a pas d’utilisateur {id}.",
   "users.notHeld": "L’utilisateur {id} n’a pas le rôle {role}.",
 
+  "wot.capacity.list":
+    'doit être une liste JSON de valeurs pour une liste de valeurs, par exemple ["bas", "haut"]',
+  "wot.capacity.range":
+    "doit être un intervalle JSON [minimum, maximum] avec minimum ≤ maximum, par exemple [0, 100]",
+  "wot.propertyOfType": "doit être une propriété du type de la description d’objet",
+  "wot.nameTaken": "est déjà le nom d’un autre élément ici ({name})",
+  "wot.enumNumbers": "doit être une liste JSON de nombres, par exemple [1, 2, 5]",
+  "wot.enumStrings": 'doit être une liste JSON de textes, par exemple ["bas", "haut"]',
+  "wot.enumOutside": "ne doit contenir que des nombres entre le minimum et le maximum",
+  "wot.notNotifying":
+    "doit être un service de données avec une action de notification (son nom contient :Notification)",
+  "wot.notInService": "doit être une propriété WoT dont la propriété est exposée par le service de données",
+  "wot.outsideCapacity": "doit respecter la capacité {capacity} ({type})",
+  "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
+  "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

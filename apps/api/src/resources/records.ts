@@ -158,6 +158,15 @@ export class Records {
     return row;
   }
 
+  /** A record by its id alone, whatever its workspace (a public thing description is named by its id). */
+  async findById(kind: KindDefinition, id: string): Promise<Row | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(records)
+      .where(and(eq(records.id, id), eq(records.kind, kind.kind)));
+    return row;
+  }
+
   find(kind: KindDefinition, id: string, workspaceId?: string): Promise<Row | undefined> {
     return this.row(this.db, kind.kind, id, workspaceId);
   }

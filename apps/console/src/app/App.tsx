@@ -10,8 +10,10 @@ import {
   properties,
   types,
   workspaces,
+  woTThingDescriptions,
   type KindDefinition,
 } from "@orrery/model";
+import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
 import { UsersPanel } from "../contracts/UsersPanel.tsx";
 import type { Item } from "../resources/queries.ts";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -136,10 +138,11 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
   return <FormPage kind={kind} action={action} />;
 }
 
-/** What a kind's show page has of its own: a type's context file link, a contract detail's users. */
+/** What a kind's show page has of its own: a type's context file link, a contract detail's users, a thing description's public URL. */
 const extras: Record<string, (item: Item) => ReactNode> = {
   [types.kind]: (type) => <TypeContextLink type={type} />,
   [contractDetails.kind]: (detail) => <UsersPanel detail={detail} />,
+  [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
 };
 
 /** The data services list's direction column (spec section 2, Data services). */

@@ -1,7 +1,7 @@
 import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useParams } from "react-router";
 import { kindsByName, types, type Field, type Within } from "@orrery/model";
 import { RelationshipSelect } from "../context-data/ValueInput.tsx";
@@ -146,6 +146,34 @@ function EntityChoice(props: {
   );
 }
 
+/** A JSON value edited as text: parsed as typed; empty is no value. */
+function JsonText(props: {
+  control: React.ComponentProps<typeof Form.Control>;
+  value: unknown;
+  onChange: (value: unknown) => void;
+}) {
+  const [text, setText] = useState(() => (props.value === undefined ? "" : JSON.stringify(props.value)));
+  return (
+    <Form.Control
+      {...props.control}
+      as="textarea"
+      rows={2}
+      className="font-monospace small"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const typed = e.target.value.trim();
+        if (!typed) return props.onChange(undefined);
+        try {
+          props.onChange(JSON.parse(typed));
+        } catch {
+          props.onChange(typed);
+        }
+      }}
+    />
+  );
+}
+
 const toNumber = (v: unknown) => (v === "" || v === null || v === undefined ? undefined : Number(v));
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -167,6 +195,7 @@ export function FieldInput({
   mode,
   secretSet,
   disabledReason,
+  hint,
   optionFilter,
   offered,
   entityQuery,
@@ -176,6 +205,8 @@ export function FieldInput({
   secretSet?: boolean;
   /** Set when a rule across records forbids the field; shown under it. */
   disabledReason?: string;
+  /** A line of help under the field. */
+  hint?: string;
   optionFilter?: OptionFilter;
   /** The ids a reference list may offer (see ReferenceChecks). */
   offered?: readonly string[];
@@ -267,15 +298,32 @@ export function FieldInput({
         );
         break;
       case "integer":
+      case "number":
         control_ = (
           <Form.Control
             {...common}
             type="number"
-            inputMode="numeric"
-            step={1}
+            inputMode={field.input === "integer" ? "numeric" : "decimal"}
+            step={field.input === "integer" ? 1 : "any"}
             min={field.min}
             max={field.max}
             {...register(field.name, { setValueAs: toNumber })}
+          />
+        );
+        break;
+      case "json":
+        // Typed as JSON and parsed on save (a WoT input's enum): text that is not JSON stays text, which the API refuses.
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <JsonText
+                control={{ ...common, name: f.name, ref: f.ref, onBlur: f.onBlur }}
+                value={f.value}
+                onChange={f.onChange}
+              />
+            )}
           />
         );
         break;
@@ -389,6 +437,7 @@ export function FieldInput({
         )}
       </Form.Label>
       {control_}
+      {hint && <Form.Text className="d-block">{hint}</Form.Text>}
       {field.secret && mode === "update" && (
         <Form.Text>
           {secretSet ? t("common.set") : t("common.notSet")} · {t("common.keepSecret")}

@@ -6,6 +6,7 @@ import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { useWorkspaceRules } from "./workspaceRules.ts";
 import { useContractRules } from "./contractRules.ts";
+import { useWotRules } from "./wotRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
@@ -19,7 +20,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const navigate = useNavigate();
   const item = useItem(kind, action === "edit" ? id : undefined);
   const crumbs = useParentCrumbs(kind);
-  const rules = { ...useWorkspaceRules(kind), ...useContractRules(kind) };
+  const rules = { ...useWorkspaceRules(kind), ...useContractRules(kind), ...useWotRules(kind) };
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
   const name = useTitle(kind, item.data?.data) ?? id ?? "";
   const trail =

@@ -28,7 +28,7 @@ function cell(kind: KindDefinition, column: string, item: Item, t: TFunction, ce
   if (value === undefined) return null;
   const field = kind.fields.find((f) => f.name === column) as Field;
   if (field.input === "enum") return t(`options.${field.name}.${String(value)}`);
-  if (field.input === "text" || field.input === "integer") return String(value);
+  if (field.input === "text" || field.input === "integer" || field.input === "number") return String(value);
   return <FieldValue field={field} value={value} />;
 }
 
@@ -49,7 +49,8 @@ export function CreateButton({ kind, to }: { kind: KindDefinition; to: string })
 
 /** The fields a column can be sorted by: those whose value is its own text. */
 const sortable = (field: Field | undefined) =>
-  !!field && ["text", "textarea", "integer", "enum", "boolean", "instant", "url"].includes(field.input);
+  !!field &&
+  ["text", "textarea", "integer", "number", "enum", "boolean", "instant", "url"].includes(field.input);
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 const compareValues = (a: unknown, b: unknown) =>
@@ -93,7 +94,7 @@ export function RecordTable({
 }) {
   const { t } = useTranslation();
   const [sort, setSort] = useState<{ column: string; descending: boolean }>({
-    column: "name",
+    column: kind.orderedBy ?? "name",
     descending: false,
   });
   const [search, setSearch] = useState("");

@@ -23,8 +23,12 @@ export interface FormRules {
   locks: Record<string, string>;
   /** The ids a reference list may offer. */
   offered?: Record<string, string[]>;
-  /** The records a reference select may offer, by field. */
-  filters?: Record<string, OptionFilter>;
+  /** The records a reference select may offer, by field, from the form's values. */
+  filters?: Record<string, (item: Item, values: Values) => boolean>;
+  /** Values filled in where the form has none, from its values (a WoT event's capacity value). */
+  defaults?: (values: Values) => Values;
+  /** A line under a field, from the form's values (where a copied value comes from). */
+  hints?: (values: Values) => Record<string, string>;
   /** A field asked through a switch first ("set a scope"); without `available`, neither is shown. */
   switched?: { field: string; label: string; available: boolean };
   /** The NGSI-LD query narrowing an entity field's choices, from the form's values. */
@@ -137,6 +141,19 @@ export function ResourceForm(props: {
     return true;
   };
 
+  const filterOf = (name: string): OptionFilter | undefined => {
+    const filter = props.rules?.filters?.[name];
+    return filter && ((other) => filter(other, current));
+  };
+  const hints = props.rules?.hints?.(current) ?? {};
+  const filled = props.rules?.defaults?.(current) ?? {};
+  const missing = Object.entries(filled).filter(
+    ([name, value]) => value !== undefined && current[name] === undefined,
+  );
+  useEffect(() => {
+    for (const [name, value] of missing) form.setValue(name, value, { shouldDirty: true });
+  }, [JSON.stringify(missing), form]);
+
   const secretSet = (name: string) => Boolean((item?.[name] as { set?: boolean } | undefined)?.set);
   return (
     <FormProvider {...form}>
@@ -171,7 +188,8 @@ export function ResourceForm(props: {
                 secretSet={secretSet(field.name)}
                 disabledReason={props.rules?.locks[field.name]}
                 offered={props.rules?.offered?.[field.name]}
-                optionFilter={field.name === self ? sibling : props.rules?.filters?.[field.name]}
+                optionFilter={field.name === self ? sibling : filterOf(field.name)}
+                hint={hints[field.name]}
                 entityQuery={props.rules?.entityQuery?.(field.name, current)}
               />
             )}

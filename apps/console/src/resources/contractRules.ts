@@ -34,7 +34,7 @@ export function useContractRules(kind: KindDefinition): Partial<FormRules> {
         p.relationshipType === scopeType,
     );
   return {
-    filters: { scopeType: (type) => hasScopeName(type) && links(type.id).length > 0 },
+    filters: { scopeType: (type: Item) => hasScopeName(type) && links(type.id).length > 0 },
     switched: {
       field: "scopeType",
       label: t("contractDetails.setScope"),

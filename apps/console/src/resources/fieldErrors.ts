@@ -8,7 +8,7 @@ export function fieldErrorText(
   t: TFunction,
 ): string | undefined {
   if (!error) return undefined;
-  const numeric = field.input === "integer";
+  const numeric = field.input === "integer" || field.input === "number";
   // A bounded whole number says its bounds whatever was wrong with it: "a whole number from 0 to 65535".
   if (
     numeric &&

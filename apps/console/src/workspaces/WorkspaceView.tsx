@@ -5,6 +5,7 @@ import { listPlace } from "../startup.ts";
 import { useTranslation } from "react-i18next";
 import {
   contracts,
+  woTThingDescriptions,
   dataModelGroups,
   dataServices,
   properties,
@@ -134,27 +135,22 @@ export function WorkspaceView() {
             <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
               <h1 className="h5 mb-0 text-break">{data?.name ?? t("kinds.workspaces.one")}</h1>
               <div className="d-flex flex-wrap gap-2">
-                {can.index(types) && (
-                  <Link
-                    to={kindRoute(types, "index", undefined, params)}
-                    className="btn btn-outline-primary btn-sm"
-                  >
-                    {t("kinds.types.many")}
-                  </Link>
-                )}
-                {/* Data services and roles need the published model: hidden while it is outdated. */}
-                {data?.dataModelUpToDate === true &&
-                  [dataServices, roles, contracts]
-                    .filter((kind) => can.index(kind))
-                    .map((kind) => (
-                      <Link
-                        key={kind.kind}
-                        to={kindRoute(kind, "index", undefined, params)}
-                        className="btn btn-outline-primary btn-sm"
-                      >
-                        {t(`kinds.${kind.kind}.many`)}
-                      </Link>
-                    ))}
+                {/* Data services, roles and contracts need the published model: hidden while it is outdated. */}
+                {[
+                  woTThingDescriptions,
+                  types,
+                  ...(data?.dataModelUpToDate === true ? [dataServices, roles, contracts] : []),
+                ]
+                  .filter((kind) => can.index(kind))
+                  .map((kind) => (
+                    <Link
+                      key={kind.kind}
+                      to={kindRoute(kind, "index", undefined, params)}
+                      className="btn btn-outline-primary btn-sm"
+                    >
+                      {t(`kinds.${kind.kind}.many`)}
+                    </Link>
+                  ))}
                 <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />

@@ -17,6 +17,17 @@ import { dataServiceOffers } from "./data-service-offers.ts";
 import { dataServiceAccesses } from "./data-service-accesses.ts";
 import { roles } from "./roles.ts";
 import { contracts, contractDetails } from "./contracts.ts";
+import {
+  capacityTypes,
+  routingOperationControls,
+  routingOperations,
+  routings,
+  woTActionInputProperties,
+  woTActions,
+  woTEvents,
+  woTProperties,
+  woTThingDescriptions,
+} from "./wot.ts";
 
 export {
   authorizationRegistries,
@@ -39,6 +50,15 @@ export {
   roles,
   contracts,
   contractDetails,
+  woTThingDescriptions,
+  woTProperties,
+  woTActions,
+  woTActionInputProperties,
+  woTEvents,
+  routings,
+  routingOperations,
+  routingOperationControls,
+  capacityTypes,
   dataModelGroups,
   geoTypes,
 };
@@ -68,6 +88,14 @@ export const workspaceKinds: readonly KindDefinition[] = [
   dataServiceAccesses,
   contracts,
   contractDetails,
+  woTThingDescriptions,
+  woTProperties,
+  woTActions,
+  woTActionInputProperties,
+  woTEvents,
+  routings,
+  routingOperations,
+  routingOperationControls,
 ];
 
 export const allKinds: readonly KindDefinition[] = [...platformKinds, ...workspaceKinds];

@@ -1,0 +1,184 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  properties,
+  types,
+  woTActionInputProperties,
+  woTActions,
+  woTProperties,
+  woTThingDescriptions,
+} from "@orrery/model";
+import { NgsiLdError, type Entity } from "@orrery/ngsi-ld";
+import type { Config } from "../config.ts";
+import { viaBroker } from "../context-data/broker-access.ts";
+import { workspaceData } from "../context-data/workspace-data.ts";
+import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
+import { toItem, type Item, type Records } from "../resources/records.ts";
+import { capacityOf, capacityText, withinCapacity } from "./capacity.ts";
+import { thingDescription } from "./thing-description.ts";
+
+/** The value a consumer reads of an attribute: a property's value, a relationship's object. */
+function valueOf(attribute: unknown): unknown {
+  const first = [attribute].flat()[0] as Record<string, unknown> | undefined;
+  if (!first || typeof first !== "object") return undefined;
+  return first.type === "Relationship" ? first.object : first.value;
+}
+
+/** Why a value does not fit an input property (type, bounds, enum), or nothing. */
+function inputError(input: Item, value: unknown): FieldError | undefined {
+  const name = String(input.name);
+  const type = String(input.propertyType);
+  if (typeof value !== type || (type === "number" && !Number.isFinite(value)))
+    return fieldError(name, `field.type.${type as "number" | "string" | "boolean"}`);
+  if (typeof input.minimum === "number" && (value as number) < input.minimum)
+    return fieldError(name, "field.min", { minimum: input.minimum });
+  if (typeof input.maximum === "number" && (value as number) > input.maximum)
+    return fieldError(name, "field.max", { maximum: input.maximum });
+  if (Array.isArray(input.enum) && !input.enum.includes(value))
+    return fieldError(name, "field.oneOf", { values: input.enum.map((v) => JSON.stringify(v)).join(", ") });
+  return undefined;
+}
+
+/**
+ * The Web of Things routes: the public thing description (W3C WoT TD 1.1, no login, as the
+ * original served it), and what its forms call: a property's current value on an entity of the
+ * type, and an action that checks its input and writes it to the entity through the workspace's
+ * broker. The entity is named by the `entityId` query parameter (the TD's URI variable).
+ */
+export function registerWotRoutes(app: FastifyInstance, records: Records, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ["wot"];
+
+  api.get(
+    "/wot-thing-descriptions/:id",
+    { config: { access: "public" }, schema: { hide: true, params: z.object({ id: z.string() }) } },
+    async (request, reply) => {
+      const row = await records.findById(woTThingDescriptions, request.params.id);
+      if (!row?.workspaceId) throw notFound(request.params.id);
+      const td = await thingDescription(
+        records,
+        toItem(woTThingDescriptions, row),
+        row.workspaceId,
+        config.publicUrl,
+      );
+      return reply.type("application/td+json").header("access-control-allow-origin", "*").send(td);
+    },
+  );
+
+  /** The entity of the thing description's type the request names; 404 when the broker has none. */
+  async function entityFor(
+    workspaceId: string,
+    tdId: unknown,
+    entityId: string,
+    request: Parameters<typeof workspaceData>[3],
+  ) {
+    const td = await records.find(woTThingDescriptions, String(tdId), workspaceId);
+    const type = td && (await records.find(types, String(td.data.hasType), workspaceId));
+    const typeName = String(type?.data.name ?? "");
+    const data = await workspaceData(records, config, workspaceId, request);
+    const client = await viaBroker(() => data.broker());
+    const entity = await viaBroker(async () => {
+      try {
+        return await client.getEntity(entityId);
+      } catch (err) {
+        if (err instanceof NgsiLdError && err.status === 404) return undefined;
+        throw err;
+      }
+    });
+    if (!entity || ![entity.type].flat().includes(typeName))
+      throw problem(404, "wot.entityNotFound", { id: entityId, type: typeName });
+    return { entity: entity as Entity, client };
+  }
+
+  const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
+  const itemParams = z.object({ workspaceId: z.string(), id: z.string() });
+
+  api.get(
+    "/api/workspace/:workspaceId/wot-properties/:id/value",
+    { schema: { tags, params: itemParams, querystring: entityQuery } },
+    async (request) => {
+      const { workspaceId, id } = request.params;
+      const wotProperty = await records.find(woTProperties, id, workspaceId);
+      if (!wotProperty) throw notFound(id);
+      const property = await records.find(properties, String(wotProperty.data.hasProperty), workspaceId);
+      const { entity } = await entityFor(
+        workspaceId,
+        wotProperty.data.hasWoTThingDescription,
+        request.query.entityId,
+        request,
+      );
+      const value = valueOf(entity[String(property?.data.name)]);
+      if (value === undefined)
+        throw problem(404, "wot.noValue", { id: request.query.entityId, name: String(property?.data.name) });
+      return value;
+    },
+  );
+
+  api.post(
+    "/api/workspace/:workspaceId/wot-actions/:id/execute",
+    {
+      schema: {
+        tags,
+        params: itemParams,
+        querystring: entityQuery,
+        body: z.record(z.string(), z.unknown()).optional(),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, id } = request.params;
+      const action = await records.find(woTActions, id, workspaceId);
+      if (!action) throw notFound(id);
+      const td = action.data.hasWoTThingDescription;
+      const body = request.body ?? {};
+      const [inputs, wotProps, props] = await Promise.all([
+        records.list(woTActionInputProperties, workspaceId),
+        records.list(woTProperties, workspaceId),
+        records.list(properties, workspaceId),
+      ]);
+      const own = inputs.filter((i) => i.hasWoTAction === id);
+      const known = new Set(own.map((i) => String(i.name)));
+      const unknown = Object.keys(body).filter((k) => !known.has(k));
+      const errors: FieldError[] = unknown.length
+        ? [fieldError("", "field.unknownFields", { keys: unknown.join(", ") })]
+        : [];
+      const attributes: Record<string, unknown> = {};
+      for (const input of own) {
+        const name = String(input.name);
+        const value = body[name];
+        if (value === undefined) {
+          if (input.required === true) errors.push(fieldError(name, "field.required"));
+          continue;
+        }
+        const wrong = inputError(input, value);
+        if (wrong) {
+          errors.push(wrong);
+          continue;
+        }
+        // The WoT property of the thing description this input writes: by its property's name, else its own.
+        const wotProperty =
+          wotProps.find(
+            (w) =>
+              w.hasWoTThingDescription === td && props.find((p) => p.id === w.hasProperty)?.name === name,
+          ) ?? wotProps.find((w) => w.hasWoTThingDescription === td && w.name === name);
+        const capacity = wotProperty && capacityOf(wotProperty.capacityType, wotProperty.capacityValue);
+        if (capacity && !("refused" in capacity) && !withinCapacity(capacity, value)) {
+          errors.push(
+            fieldError(name, "wot.outsideCapacity", {
+              capacity: capacityText(capacity),
+              type: capacity.type,
+            }),
+          );
+          continue;
+        }
+        const attribute = props.find((p) => p.id === wotProperty?.hasProperty)?.name ?? name;
+        attributes[String(attribute)] = { type: "Property", value };
+      }
+      if (errors.length) throw invalid(errors);
+      const { client } = await entityFor(workspaceId, td, request.query.entityId, request);
+      if (Object.keys(attributes).length)
+        await viaBroker(() => client.appendAttributes(request.query.entityId, attributes));
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,162 @@
+import {
+  dataActions,
+  dataServices,
+  properties,
+  routingOperations,
+  routings,
+  woTActionInputProperties,
+  woTActions,
+  woTEvents,
+  woTProperties,
+  woTThingDescriptions,
+  type KindDefinition,
+} from "@orrery/model";
+import { fieldError, invalid, type FieldError } from "../problems.ts";
+import type { KindHooks } from "../resources/kind-routes.ts";
+import type { Records } from "../resources/records.ts";
+import { capacityOf } from "./capacity.ts";
+
+type Data = Record<string, unknown>;
+
+/** The data action that makes a data service a notifier (spec section 9). */
+export const NOTIFICATION = ":Notification";
+
+/**
+ * The rules of the Web of Things records (spec section 5), enforced here as the forms do: a WoT
+ * property's property is one of the thing description's type and its capacity value fits its type;
+ * an event's data service notifies and exposes the event's WoT property, whose capacity type it
+ * copies; input properties have bounds and an enum of their type; an operation's action and a
+ * control's WoT property belong to the routing's thing description. Within a thing description,
+ * properties, actions and events have names of their own (they key its affordances), as do the
+ * inputs of an action.
+ */
+export function wotHooks(records: Records): Record<string, KindHooks> {
+  const refuse = (errors: Array<FieldError | undefined>) => {
+    const found = errors.filter((e): e is FieldError => !!e);
+    if (found.length) throw invalid(found);
+  };
+  const find = (kind: KindDefinition, id: unknown, workspaceId?: string) =>
+    typeof id === "string" ? records.find(kind, id, workspaceId) : Promise.resolve(undefined);
+
+  /** Another record of the kind, in the same parent, already has the name. */
+  async function nameTaken(
+    kind: KindDefinition,
+    input: Data,
+    id: string | undefined,
+    ws: string,
+    parent: string,
+  ) {
+    const taken = (await records.list(kind, ws)).some(
+      (other) => other.id !== id && other[parent] === input[parent] && other.name === input.name,
+    );
+    return taken ? fieldError("name", "wot.nameTaken", { name: String(input.name) }) : undefined;
+  }
+
+  /** The capacity value fits the capacity type. */
+  const capacityError = (field: string, type: unknown, value: unknown) => {
+    const capacity = capacityOf(type, value);
+    return "refused" in capacity ? fieldError(field, capacity.refused) : undefined;
+  };
+
+  /** A record's thing description must be the given one. */
+  const sameThing = (field: string, kind: string, record: { data: Data } | undefined, td: unknown) =>
+    record && td !== undefined && record.data.hasWoTThingDescription !== td
+      ? fieldError(field, "field.outsideOf", { kind, field: "hasWoTThingDescription" })
+      : undefined;
+
+  const unique = (kind: KindDefinition, parent = "hasWoTThingDescription"): KindHooks => ({
+    async prepare(input, { workspaceId, id }) {
+      refuse([await nameTaken(kind, input, id, workspaceId!, parent)]);
+      return input;
+    },
+  });
+
+  return {
+    "wot-properties": {
+      async prepare(input, { workspaceId, id }) {
+        const td = await find(woTThingDescriptions, input.hasWoTThingDescription, workspaceId);
+        const property = await find(properties, input.hasProperty, workspaceId);
+        refuse([
+          td && property && (property.data.hasType !== td.data.hasType || property.data.hasProperty)
+            ? fieldError("hasProperty", "wot.propertyOfType")
+            : undefined,
+          capacityError("capacityValue", input.capacityType, input.capacityValue),
+          await nameTaken(woTProperties, input, id, workspaceId!, "hasWoTThingDescription"),
+        ]);
+        return input;
+      },
+    },
+    "wot-actions": unique(woTActions),
+    "wot-action-input-properties": {
+      async prepare(input, { workspaceId, id }) {
+        const action = await find(woTActions, input.hasWoTAction, workspaceId);
+        const numeric = input.propertyType === "number";
+        const { minimum, maximum } = input as { minimum?: number; maximum?: number };
+        const list = input.enum;
+        const type = numeric ? "number" : "string";
+        const enumError =
+          list === undefined || list === null
+            ? undefined
+            : !Array.isArray(list) || !list.length || list.some((v) => typeof v !== type)
+              ? fieldError("enum", numeric ? "wot.enumNumbers" : "wot.enumStrings")
+              : numeric && list.some((v) => (minimum ?? -Infinity) > v || (maximum ?? Infinity) < v)
+                ? fieldError("enum", "wot.enumOutside")
+                : undefined;
+        if (list === null) delete input.enum;
+        refuse([
+          sameThing("hasWoTAction", "wot-actions", action, input.hasWoTThingDescription),
+          minimum !== undefined && maximum !== undefined && minimum > maximum
+            ? fieldError("maximum", "field.min", { minimum })
+            : undefined,
+          enumError,
+          await nameTaken(woTActionInputProperties, input, id, workspaceId!, "hasWoTAction"),
+        ]);
+        return input;
+      },
+    },
+    "wot-events": {
+      async prepare(input, { workspaceId, id }) {
+        const service = await find(dataServices, input.hasDataService, workspaceId);
+        const wotProperty = await find(woTProperties, input.hasWoTProperty, workspaceId);
+        const actions = await records.list(dataActions);
+        const notifies = ((service?.data.hasDataActions as string[] | undefined) ?? []).some((a) =>
+          String(actions.find((d) => d.id === a)?.name ?? "").includes(NOTIFICATION),
+        );
+        const exposed = ((service?.data.hasProperties as string[] | undefined) ?? []).includes(
+          String(wotProperty?.data.hasProperty),
+        );
+        if (wotProperty) input.capacityType = wotProperty.data.capacityType;
+        refuse([
+          service && !notifies ? fieldError("hasDataService", "wot.notNotifying") : undefined,
+          sameThing("hasWoTProperty", "wot-properties", wotProperty, input.hasWoTThingDescription) ??
+            (service && wotProperty && !exposed
+              ? fieldError("hasWoTProperty", "wot.notInService")
+              : undefined),
+          wotProperty ? capacityError("capacityValue", input.capacityType, input.capacityValue) : undefined,
+          await nameTaken(woTEvents, input, id, workspaceId!, "hasWoTThingDescription"),
+        ]);
+        return input;
+      },
+    },
+    routings: unique(routings),
+    "routing-operations": {
+      async prepare(input, { workspaceId }) {
+        const routing = await find(routings, input.hasRouting, workspaceId);
+        const action = await find(woTActions, input.hasWoTAction, workspaceId);
+        refuse([sameThing("hasWoTAction", "wot-actions", action, routing?.data.hasWoTThingDescription)]);
+        return input;
+      },
+    },
+    "routing-operation-controls": {
+      async prepare(input, { workspaceId }) {
+        const operation = await find(routingOperations, input.hasRoutingOperation, workspaceId);
+        const routing = await find(routings, operation?.data.hasRouting, workspaceId);
+        const wotProperty = await find(woTProperties, input.hasWoTProperty, workspaceId);
+        refuse([
+          sameThing("hasWoTProperty", "wot-properties", wotProperty, routing?.data.hasWoTThingDescription),
+        ]);
+        return input;
+      },
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import {
+  dataServices,
+  properties,
+  types,
+  woTActionInputProperties,
+  woTActions,
+  woTEvents,
+  woTProperties,
+} from "@orrery/model";
+import type { Item, Records } from "../resources/records.ts";
+import { capacityOf, type Capacity } from "./capacity.ts";
+
+/** The JSON Schema type of a property of the data model, as a WoT consumer reads its value. */
+function valueType(property: Item | undefined): Record<string, unknown> {
+  if (!property) return {};
+  if (property.ngsiLdType === "Relationship") return { type: "string", format: "iri" };
+  if (property.ngsiLdType === "GeoProperty") return { type: "object" };
+  const type = { String: "string", Number: "number", Boolean: "boolean", Object: "object", Array: "array" }[
+    String(property.propertyNgsiLdValueType)
+  ];
+  return type ? { type } : {};
+}
+
+/** The JSON Schema terms a capacity adds to a value of the given type. */
+function capacityTerms(capacity: Capacity, type: unknown): Record<string, unknown> {
+  if (capacity.type === "Range")
+    return type === "number" ? { minimum: capacity.minimum, maximum: capacity.maximum } : {};
+  if (capacity.type === "ListOfValues") return { enum: capacity.values };
+  if (capacity.type === "FixedValue") {
+    const value =
+      type === "number"
+        ? Number(capacity.value)
+        : type === "boolean"
+          ? capacity.value === "true"
+          : capacity.value;
+    return type === "number" && Number.isNaN(value) ? {} : { const: value };
+  }
+  return {};
+}
+
+const text = (item: Item) => (item.description ? { description: String(item.description) } : {});
+
+/** The entity a consumer reads or acts on, named in the form's URI template. */
+const entityVariable = (typeName: string) => ({
+  entityId: {
+    type: "string",
+    title: "entityId",
+    description: `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...).`,
+  },
+});
+
+/**
+ * The W3C WoT Thing Description 1.1 of a thing description record: one TD for the type, the
+ * entity named by the `entityId` URI variable of each form. Properties read the linked attribute
+ * of the entity (GET .../wot-properties/{id}/value), actions write their inputs to it (POST
+ * .../wot-actions/{id}/execute), events subscribe through an NGSI-LD subscription of the workspace.
+ * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header.
+ */
+export async function thingDescription(records: Records, td: Item, workspaceId: string, publicUrl: string) {
+  const [typeRow, wotProps, actions, inputs, events, props, services] = await Promise.all([
+    records.find(types, String(td.hasType), workspaceId),
+    records.list(woTProperties, workspaceId),
+    records.list(woTActions, workspaceId),
+    records.list(woTActionInputProperties, workspaceId),
+    records.list(woTEvents, workspaceId),
+    records.list(properties, workspaceId),
+    records.list(dataServices, workspaceId),
+  ]);
+  const typeName = String(typeRow?.data.name ?? "");
+  const mine = (item: Item) => item.hasWoTThingDescription === td.id;
+  const propertyById = new Map(props.map((p) => [p.id, p]));
+  const api = `api/workspace/${encodeURIComponent(workspaceId)}`;
+  const uriVariables = entityVariable(typeName);
+  const byName = (a: Item, b: Item) => String(a.name).localeCompare(String(b.name));
+  const inputsOf = new Map<string, Item[]>();
+  for (const input of inputs) {
+    const list = inputsOf.get(String(input.hasWoTAction)) ?? [];
+    list.push(input);
+    inputsOf.set(String(input.hasWoTAction), list);
+  }
+
+  const wotPropertyTerms = (wotProperty: Item | undefined) => {
+    const type = valueType(propertyById.get(String(wotProperty?.hasProperty)));
+    const capacity = wotProperty
+      ? capacityOf(wotProperty.capacityType, wotProperty.capacityValue)
+      : undefined;
+    return { ...type, ...(capacity && !("refused" in capacity) ? capacityTerms(capacity, type.type) : {}) };
+  };
+
+  const propertyAffordances = Object.fromEntries(
+    wotProps
+      .filter(mine)
+      .sort(byName)
+      .map((p) => [
+        String(p.name),
+        {
+          title: String(p.name),
+          ...text(p),
+          ...wotPropertyTerms(p),
+          readOnly: true,
+          observable: false,
+          uriVariables,
+          forms: [
+            {
+              href: `${api}/wot-properties/${encodeURIComponent(p.id)}/value{?entityId}`,
+              op: ["readproperty"],
+              contentType: "application/json",
+              "htv:methodName": "GET",
+            },
+          ],
+        },
+      ]),
+  );
+
+  const inputSchema = (input: Item) => ({
+    type: String(input.propertyType),
+    ...text(input),
+    ...(typeof input.minimum === "number" ? { minimum: input.minimum } : {}),
+    ...(typeof input.maximum === "number" ? { maximum: input.maximum } : {}),
+    ...(Array.isArray(input.enum) ? { enum: input.enum } : {}),
+  });
+
+  const actionAffordances = Object.fromEntries(
+    actions
+      .filter(mine)
+      .sort(byName)
+      .map((a) => {
+        const own = (inputsOf.get(a.id) ?? []).sort(byName);
+        const required = own.filter((i) => i.required === true).map((i) => String(i.name));
+        return [
+          String(a.name),
+          {
+            title: String(a.name),
+            ...text(a),
+            ...(own.length
+              ? {
+                  input: {
+                    type: "object",
+                    properties: Object.fromEntries(own.map((i) => [String(i.name), inputSchema(i)])),
+                    ...(required.length ? { required } : {}),
+                    additionalProperties: false,
+                  },
+                }
+              : {}),
+            safe: false,
+            idempotent: false,
+            uriVariables,
+            forms: [
+              {
+                href: `${api}/wot-actions/${encodeURIComponent(a.id)}/execute{?entityId}`,
+                op: ["invokeaction"],
+                contentType: "application/json",
+                "htv:methodName": "POST",
+              },
+            ],
+          },
+        ];
+      }),
+  );
+
+  const eventAffordances = Object.fromEntries(
+    events
+      .filter(mine)
+      .sort(byName)
+      .map((e) => {
+        const service = services.find((s) => s.id === e.hasDataService);
+        return [
+          String(e.name),
+          {
+            title: String(e.name),
+            description: String(
+              e.description ??
+                `Notifications of the data service ${String(service?.name ?? e.hasDataService)}: an NGSI-LD subscription on ${typeName} entities.`,
+            ),
+            data: wotPropertyTerms(wotProps.find((p) => p.id === e.hasWoTProperty)),
+            subscription: {
+              type: "object",
+              description:
+                "An NGSI-LD subscription (ETSI GS CIM 009): entities, watchedAttributes and notification.endpoint.uri.",
+            },
+            forms: [
+              {
+                href: `${api}/subscriptions`,
+                op: ["subscribeevent"],
+                contentType: "application/json",
+                "htv:methodName": "POST",
+              },
+            ],
+          },
+        ];
+      }),
+  );
+
+  return {
+    "@context": "https://www.w3.org/2022/wot/td/v1.1",
+    "@type": "Thing",
+    id: td.id,
+    title: String(td.name),
+    ...text(td),
+    base: `${publicUrl}/`,
+    securityDefinitions: {
+      bearer_sc: {
+        scheme: "bearer",
+        in: "header",
+        name: "Authorization",
+        format: "opaque",
+        description: "An Orrery bearer token: sign in to the console, or make an API token (npm run token).",
+      },
+    },
+    security: ["bearer_sc"],
+    properties: propertyAffordances,
+    actions: actionAffordances,
+    events: eventAffordances,
+  };
+}

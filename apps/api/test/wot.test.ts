@@ -1,0 +1,296 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Servient } from "@node-wot/core";
+import { HttpClientFactory } from "@node-wot/binding-http";
+import { driver } from "./support/harness.ts";
+import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
+
+// Web of Things on the embedded broker: the rules of the eight kinds, the public W3C WoT Thing
+// Description 1.1 validated against the W3C's JSON Schema (wot-thing-description-types), and a
+// real consumer (node-wot with its HTTP binding) reading a property and invoking an action.
+
+const require = createRequire(import.meta.url);
+const tdSchema = JSON.parse(
+  readFileSync(require.resolve("wot-thing-description-types/schema/td-json-schema-validation.json"), "utf8"),
+) as Record<string, unknown>;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const ctx = useEmbeddedWorkspace();
+const ids: Record<string, string> = {};
+const building = "urn:ngsi-ld:Building:wot-hq";
+
+async function ok(method: string, path: string, body?: unknown) {
+  const res = await ctx.api(method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+beforeAll(async () => {
+  const { path, types, properties } = ctx;
+  const notification = await ok("POST", "/api/data-actions", { name: "POST:Notification" });
+  const get = await ok("POST", "/api/data-actions", { name: "GET" });
+  ids.notifying = (
+    await ok("POST", `${path}/data-services`, {
+      name: "Building changes",
+      hasEntityType: types.Building,
+      hasProperties: [properties["Building.floors"], properties["Building.name"]],
+      hasDataActions: [notification.id],
+    })
+  ).id;
+  ids.silent = (
+    await ok("POST", `${path}/data-services`, {
+      name: "Building reads",
+      hasEntityType: types.Building,
+      hasProperties: [properties["Building.floors"]],
+      hasDataActions: [get.id],
+    })
+  ).id;
+  await ok("POST", `${path}/entities`, {
+    id: building,
+    type: "Building",
+    name: { type: "Property", value: "Headquarters" },
+    floors: { type: "Property", value: 3 },
+  });
+});
+
+describe(`Web of Things records (${driver})`, () => {
+  it("keep a WoT property to the thing description's type and a capacity value of its type", async () => {
+    const { api, path, types, properties } = ctx;
+    ids.td = (
+      await ok("POST", `${path}/wot-thing-descriptions`, { name: "Building", hasType: types.Building })
+    ).id;
+    ids.otherTd = (
+      await ok("POST", `${path}/wot-thing-descriptions`, { name: "Person", hasType: types.Person })
+    ).id;
+    const property = (extra: Record<string, unknown>) =>
+      api("POST", `${path}/wot-properties`, {
+        name: "floors",
+        hasProperty: properties["Building.floors"],
+        capacityType: "Range",
+        capacityValue: "[0, 50]",
+        hasWoTThingDescription: ids.td,
+        ...extra,
+      });
+    const otherType = await property({ hasProperty: properties["Person.name"] });
+    expect(otherType.body.errors[0]).toMatchObject({ path: "hasProperty", code: "wot.propertyOfType" });
+    for (const capacityValue of ["[0", "[5, 1]", "[1, 2, 3]", '["a", 2]'])
+      expect((await property({ capacityValue })).body.errors[0]).toMatchObject({
+        path: "capacityValue",
+        code: "wot.capacity.range",
+      });
+    const list = await property({ capacityType: "ListOfValues", capacityValue: "low, high" });
+    expect(list.body.errors[0].code).toBe("wot.capacity.list");
+    const made = await property({});
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    ids.floors = made.body.id;
+    expect((await property({})).body.errors[0]).toMatchObject({ path: "name", code: "wot.nameTaken" });
+    ids.name = (
+      await ok("POST", `${path}/wot-properties`, {
+        name: "label",
+        hasProperty: properties["Building.name"],
+        capacityType: "ListOfValues",
+        capacityValue: '["Headquarters", "Annex"]',
+        hasWoTThingDescription: ids.td,
+      })
+    ).id;
+  });
+
+  it("give input properties bounds and an enum of their type, inside the action's thing description", async () => {
+    const { api, path } = ctx;
+    ids.renovate = (
+      await ok("POST", `${path}/wot-actions`, {
+        name: "renovate",
+        description: "Rebuild",
+        hasWoTThingDescription: ids.td,
+      })
+    ).id;
+    ids.otherAction = (
+      await ok("POST", `${path}/wot-actions`, { name: "move", hasWoTThingDescription: ids.otherTd })
+    ).id;
+    const input = (extra: Record<string, unknown>) =>
+      api("POST", `${path}/wot-action-input-properties`, {
+        name: "floors",
+        propertyType: "number",
+        minimum: 0,
+        maximum: 100,
+        required: true,
+        hasWoTAction: ids.renovate,
+        hasWoTThingDescription: ids.td,
+        ...extra,
+      });
+    expect((await input({ minimum: 10, maximum: 5 })).body.errors[0].path).toBe("maximum");
+    expect((await input({ enum: ["a"] })).body.errors[0].code).toBe("wot.enumNumbers");
+    expect((await input({ enum: [1, 500] })).body.errors[0].code).toBe("wot.enumOutside");
+    expect((await input({ hasWoTAction: ids.otherAction })).body.errors[0]).toMatchObject({
+      path: "hasWoTAction",
+      code: "field.outsideOf",
+    });
+    const floors = await input({});
+    expect(floors.status, JSON.stringify(floors.body)).toBe(201);
+    // A boolean keeps neither bounds nor enum; a string keeps its enum.
+    const flag = await input({ name: "urgent", propertyType: "boolean", required: false, enum: [1] });
+    expect(flag.status, JSON.stringify(flag.body)).toBe(201);
+    expect(flag.body).not.toHaveProperty("minimum");
+    expect(flag.body).not.toHaveProperty("enum");
+    const label = await input({
+      name: "name",
+      propertyType: "string",
+      required: false,
+      enum: ["Headquarters", "Annex", "Depot"],
+    });
+    expect(label.body).toMatchObject({ enum: ["Headquarters", "Annex", "Depot"] });
+    expect(label.body).not.toHaveProperty("maximum");
+  });
+
+  it("take an event's capacity type from its WoT property, on a notifying data service exposing it", async () => {
+    const { api, path } = ctx;
+    const event = (extra: Record<string, unknown>) =>
+      api("POST", `${path}/wot-events`, {
+        name: "floorsChanged",
+        hasDataService: ids.notifying,
+        hasWoTProperty: ids.floors,
+        capacityValue: "[0, 10]",
+        hasWoTThingDescription: ids.td,
+        ...extra,
+      });
+    expect((await event({ hasDataService: ids.silent })).body.errors[0].code).toBe("wot.notNotifying");
+    expect((await event({ capacityValue: "ten" })).body.errors[0].code).toBe("wot.capacity.range");
+    // The capacity type is the server's, copied from the WoT property whatever the client says.
+    const created = await event({ capacityType: "FreeText" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.capacityType).toBe("Range");
+  });
+
+  it("keep operations and controls to the routing's thing description, and refuse deleting what has children", async () => {
+    const { api, path } = ctx;
+    ids.routing = (
+      await ok("POST", `${path}/routings`, { name: "Night works", hasWoTThingDescription: ids.td })
+    ).id;
+    const operation = (extra: Record<string, unknown>) =>
+      api("POST", `${path}/routing-operations`, {
+        sequenceNumber: 1,
+        timerBefore: 0,
+        timerAfter: 30,
+        hasWoTAction: ids.renovate,
+        hasRouting: ids.routing,
+        ...extra,
+      });
+    expect((await operation({ hasWoTAction: ids.otherAction })).body.errors[0].code).toBe("field.outsideOf");
+    expect((await operation({ sequenceNumber: -1 })).status).toBe(400);
+    expect((await operation({ timerAfter: 1.5 })).status).toBe(400);
+    ids.operation = (await operation({})).body.id;
+    await ok("POST", `${path}/routing-operations`, {
+      sequenceNumber: 2,
+      timerBefore: 5,
+      timerAfter: 0,
+      hasWoTAction: ids.renovate,
+      hasRouting: ids.routing,
+    });
+    ids.control = (
+      await ok("POST", `${path}/routing-operation-controls`, {
+        hasWoTProperty: ids.floors,
+        woTPropertyValue: "4",
+        hasRoutingOperation: ids.operation,
+      })
+    ).id;
+
+    const td = await api("DELETE", `${path}/wot-thing-descriptions/${ids.td}`);
+    expect(td.status).toBe(409);
+    expect(td.body.referrers.map((r: { kind: string }) => r.kind)).toEqual(
+      expect.arrayContaining(["wot-properties", "wot-actions", "routings"]),
+    );
+    expect((await api("DELETE", `${path}/routing-operations/${ids.operation}`)).status).toBe(409);
+    expect((await api("DELETE", `${path}/routing-operation-controls/${ids.control}`)).status).toBe(204);
+    expect((await api("DELETE", `${path}/routing-operations/${ids.operation}`)).status).toBe(204);
+  });
+});
+
+describe(`the public thing description (${driver})`, () => {
+  it("is a valid W3C WoT TD 1.1, served without a login, with forms for every affordance", async () => {
+    const { t } = ctx;
+    const res = await t.app.inject({ method: "GET", url: `/wot-thing-descriptions/${ids.td}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^application\/td\+json/);
+    const td = JSON.parse(res.body);
+    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+    const validate = ajv.compile(tdSchema);
+    expect(validate(td), JSON.stringify(validate.errors)).toBe(true);
+    expect(td.properties.floors).toMatchObject({ type: "number", minimum: 0, maximum: 50, readOnly: true });
+    expect(td.properties.floors).not.toHaveProperty("min");
+    expect(td.properties.label).toMatchObject({ type: "string", enum: ["Headquarters", "Annex"] });
+    expect(td.actions.renovate.input).toMatchObject({
+      type: "object",
+      required: ["floors"],
+      properties: { floors: { type: "number", minimum: 0, maximum: 100 }, urgent: { type: "boolean" } },
+    });
+    expect(td.events.floorsChanged.forms[0].op).toEqual(["subscribeevent"]);
+    for (const affordance of [...Object.values(td.properties), ...Object.values(td.actions)] as Array<{
+      forms: Array<{ href: string }>;
+    }>)
+      expect(affordance.forms[0].href).toMatch(/\{\?entityId\}$/);
+    expect(
+      (await t.app.inject({ method: "GET", url: "/wot-thing-descriptions/urn:ngsi-ld:X:1" })).statusCode,
+    ).toBe(404);
+  });
+
+  it("is consumed by node-wot: a property read and an action invoked change the entity in the broker", async () => {
+    const { base, api, path, t } = ctx;
+    const td = await (await fetch(`${base}/wot-thing-descriptions/${ids.td}`)).json();
+    const servient = new Servient();
+    servient.addClientFactory(new HttpClientFactory());
+    servient.addCredentials({ [td.id]: { token: await t.tokenFor("operator") } });
+    const wot = await servient.start();
+    try {
+      const thing = await wot.consume(td);
+      const uriVariables = { entityId: building };
+      expect(await (await thing.readProperty("floors", { uriVariables })).value()).toBe(3);
+      expect(await (await thing.readProperty("label", { uriVariables })).value()).toBe("Headquarters");
+      await thing.invokeAction("renovate", { floors: 7, name: "Annex" }, { uriVariables });
+      const entity = (await api("GET", `${path}/entities/${encodeURIComponent(building)}`)).body;
+      expect(entity.floors.value).toBe(7);
+      expect(entity.name.value).toBe("Annex");
+      expect(await (await thing.readProperty("floors", { uriVariables })).value()).toBe(7);
+      // Outside the WoT property's Range [0, 50] (though within the input's 0..100): refused.
+      await expect(thing.invokeAction("renovate", { floors: 70 }, { uriVariables })).rejects.toThrow();
+    } finally {
+      await servient.shutdown();
+    }
+  });
+
+  it("refuses action input outside a capacity, not in a list, of the wrong type, or for no entity of the type", async () => {
+    const { api, path } = ctx;
+    const execute = (body: unknown, entityId = building) =>
+      api(
+        "POST",
+        `${path}/wot-actions/${ids.renovate}/execute?entityId=${encodeURIComponent(entityId)}`,
+        body,
+      );
+    const range = await execute({ floors: 70 });
+    expect(range.status).toBe(400);
+    expect(range.body.errors[0]).toMatchObject({ path: "floors", code: "wot.outsideCapacity" });
+    const list = await execute({ floors: 2, name: "Depot" });
+    expect(list.body.errors[0]).toMatchObject({ path: "name", code: "wot.outsideCapacity" });
+    expect((await execute({ floors: "2" })).body.errors[0].code).toBe("field.type.number");
+    expect((await execute({ name: "Annex" })).body.errors[0]).toMatchObject({
+      path: "floors",
+      code: "field.required",
+    });
+    expect((await execute({ floors: 2, height: 3 })).body.errors[0].code).toBe("field.unknownFields");
+    const stranger = await execute({ floors: 2 }, "urn:ngsi-ld:Person:nobody");
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.code).toBe("wot.entityNotFound");
+    const entity = (await api("GET", `${path}/entities/${encodeURIComponent(building)}`)).body;
+    expect(entity.floors.value).toBe(7); // nothing written by the refused calls
+    const viewer = await ctx.t.tokenFor("viewer");
+    const refused = await ctx.t.app.inject({
+      method: "POST",
+      url: `${path}/wot-actions/${ids.renovate}/execute?entityId=${encodeURIComponent(building)}`,
+      headers: { authorization: `Bearer ${viewer}` },
+      payload: { floors: 2 },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+});
