@@ -75,6 +75,15 @@ describe(`demo context data (${driver})`, () => {
         "freshfoods-stock-analyst",
         "freshfoods-store001-shelf001",
       ]);
+      // A thing description on shelves, served publicly, with a property, an action, an event and a routing.
+      const [thing] = (await api("GET", `${path}/wot-thing-descriptions`)).body;
+      const td = JSON.parse(
+        (await t.app.inject({ method: "GET", url: `/wot-thing-descriptions/${thing.id}` })).body,
+      );
+      expect(Object.keys(td.properties)).toEqual(["label", "stock"]);
+      expect(Object.keys(td.actions)).toEqual(["restock"]);
+      expect(Object.keys(td.events)).toEqual(["stockChanged"]);
+      expect((await api("GET", `${path}/routing-operation-controls`)).body).toHaveLength(2);
       // The users panel: the demo users of the development identity manager.
       const users = await api("GET", `${path}/users`);
       expect(users.status, JSON.stringify(users.body)).toBe(200);

@@ -94,6 +94,8 @@ export type Field = FieldInput & {
    * field of the same record names (a scope entity of the scope type): chosen among them, shown as a link.
    */
   entityOf?: string;
+  /** The console's label key when the field's name reads wrong here (a WoT property's `hasProperty` is its property, not a parent). */
+  label?: string;
 };
 
 export interface KindDefinition {

@@ -30,6 +30,34 @@ const demoWorkspaces = [
     tenant: "supermarket",
     files: ["supermarket.json"],
     temporal: { type: "Shelf", attribute: "numberOfItems" },
+    thing: {
+      name: "Smart shelf",
+      description: "A shelf unit that reports its stock and can be restocked.",
+      type: "Shelf",
+      properties: [
+        { name: "stock", property: "numberOfItems", capacityType: "Range", capacityValue: "[0, 100]" },
+        { name: "label", property: "name", capacityType: "FreeText", capacityValue: "any" },
+      ],
+      action: {
+        name: "restock",
+        description: "Set the number of items on the shelf after a delivery.",
+        inputs: [{ name: "numberOfItems", propertyType: "number", minimum: 0, maximum: 100, required: true }],
+      },
+      event: {
+        name: "stockChanged",
+        dataService: "Shelf stock levels",
+        property: "stock",
+        capacityValue: "[0, 100]",
+      },
+      routing: {
+        name: "Night restock",
+        description: "Restock to half, then to full, with a pause between.",
+        operations: [
+          { sequenceNumber: 1, timerBefore: 0, timerAfter: 60, control: "50" },
+          { sequenceNumber: 2, timerBefore: 0, timerAfter: 0, control: "100" },
+        ],
+      },
+    },
     contract: {
       stakeholderDid: "did:web:freshfoods.example.org",
       stakeholderName: "Fresh Foods Logistics",
@@ -50,7 +78,7 @@ const demoWorkspaces = [
         name: "Shelf stock levels",
         type: "Shelf",
         properties: ["name", "numberOfItems", "maxCapacity"],
-        actions: ["GET"],
+        actions: ["GET", "POST:Notification"],
         isOffer: true,
         offer: {
           description: "Live stock levels of every shelf",
@@ -211,6 +239,7 @@ export async function loadDemoContextData(
     await api("POST", `${path}/data-model/generate`);
     if (demo.dataServices) await demoDataServices(api, path, demo.dataServices);
     if (demo.contract) await demoContract(api, path, demo.contract);
+    if (demo.thing) await demoThing(api, path, demo.thing);
   }
   await sessions.revoke(token);
   await db.insert(settings).values({ key: MARK, value: new Date().toISOString() });
@@ -327,5 +356,99 @@ async function demoContract(
       roleScopeName: detail.roleScopeName,
       ...scopeOf(detail.scope),
     });
+  }
+}
+
+interface DemoThing {
+  name: string;
+  description: string;
+  type: string;
+  properties: Array<{ name: string; property: string; capacityType: string; capacityValue: string }>;
+  action: {
+    name: string;
+    description: string;
+    inputs: Array<{
+      name: string;
+      propertyType: string;
+      minimum?: number;
+      maximum?: number;
+      required: boolean;
+    }>;
+  };
+  event: { name: string; dataService: string; property: string; capacityValue: string };
+  routing: {
+    name: string;
+    description: string;
+    operations: Array<{ sequenceNumber: number; timerBefore: number; timerAfter: number; control: string }>;
+  };
+}
+
+/** A thing description on a type: WoT properties, an action with its input, an event and a routing. */
+async function demoThing(
+  api: (method: string, path: string, body?: unknown) => Promise<any>,
+  path: string,
+  demo: DemoThing,
+): Promise<void> {
+  const types = (await api("GET", `${path}/types`)) as Array<{ id: string; name: string }>;
+  const type = types.find((t) => t.name === demo.type);
+  if (!type) return;
+  const attributes = ((await api("GET", `${path}/properties`)) as Array<Record<string, string>>).filter(
+    (p) => p.hasType === type.id && !p.hasProperty,
+  );
+  const td = await api("POST", `${path}/wot-thing-descriptions`, {
+    name: demo.name,
+    description: demo.description,
+    hasType: type.id,
+  });
+  const of = { hasWoTThingDescription: td.id };
+  const wotProperties: Record<string, string> = {};
+  for (const p of demo.properties) {
+    const property = attributes.find((a) => a.name === p.property);
+    if (!property) continue;
+    wotProperties[p.name] = (
+      await api("POST", `${path}/wot-properties`, {
+        name: p.name,
+        hasProperty: property.id,
+        capacityType: p.capacityType,
+        capacityValue: p.capacityValue,
+        ...of,
+      })
+    ).id;
+  }
+  const action = await api("POST", `${path}/wot-actions`, {
+    name: demo.action.name,
+    description: demo.action.description,
+    ...of,
+  });
+  for (const input of demo.action.inputs)
+    await api("POST", `${path}/wot-action-input-properties`, { ...input, hasWoTAction: action.id, ...of });
+  const services = (await api("GET", `${path}/data-services`)) as Array<{ id: string; name: string }>;
+  const service = services.find((s) => s.name === demo.event.dataService);
+  if (service && wotProperties[demo.event.property])
+    await api("POST", `${path}/wot-events`, {
+      name: demo.event.name,
+      hasDataService: service.id,
+      hasWoTProperty: wotProperties[demo.event.property],
+      capacityValue: demo.event.capacityValue,
+      ...of,
+    });
+  const routing = await api("POST", `${path}/routings`, {
+    name: demo.routing.name,
+    description: demo.routing.description,
+    ...of,
+  });
+  for (const { control, ...operation } of demo.routing.operations) {
+    const created = await api("POST", `${path}/routing-operations`, {
+      ...operation,
+      hasWoTAction: action.id,
+      hasRouting: routing.id,
+    });
+    const controlled = wotProperties[demo.event.property];
+    if (controlled)
+      await api("POST", `${path}/routing-operation-controls`, {
+        hasWoTProperty: controlled,
+        woTPropertyValue: control,
+        hasRoutingOperation: created.id,
+      });
   }
 }

@@ -1,6 +1,7 @@
 import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router";
 import { kindsByName, types, type Field, type Within } from "@orrery/model";
@@ -10,6 +11,9 @@ import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
 import { useItem, useList, type Item } from "./queries.ts";
+
+/** A field's label: its name's, or the key its definition gives. */
+export const labelOf = (t: TFunction, field: Field) => t(`fields.${field.label ?? field.name}`);
 
 /** Which records a reference select offers (all of them unless the form narrows them). */
 export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
@@ -223,7 +227,7 @@ export function FieldInput({
     t,
   );
   const id = `field-${field.name}`;
-  const label = t(`fields.${field.name}`);
+  const label = labelOf(t, field);
   const required = (field.required || field.linked) && !(field.secret && mode === "update");
   const disabled = (field.createOnly && mode === "update") || !!disabledReason;
   const feedback = error && (

@@ -5,6 +5,7 @@ import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import type { Field, KindDefinition } from "@orrery/model";
 import { FieldValue, Title, titleOf } from "./FieldValue.tsx";
+import { labelOf } from "./FieldInput.tsx";
 import type { Item } from "./queries.ts";
 
 /** A column drawn by the page rather than by the field's type (the workspace's version link). */
@@ -132,7 +133,9 @@ export function RecordTable({
       return sort.descending ? -order : order;
     });
   const header = (column: string) => {
-    const label = t(`fields.${column === "name" ? (kind.titledBy ?? column) : column}`);
+    const named = column === "name" ? (kind.titledBy ?? column) : column;
+    const field = fieldOf(named);
+    const label = field ? labelOf(t, field) : t(`fields.${named}`);
     if (!canSort(column))
       return (
         <th scope="col" key={column}>

@@ -13,6 +13,7 @@ import { CopyButton } from "./CopyButton.tsx";
 import { notify } from "../app/Toasts.tsx";
 import { ChildList } from "./ChildList.tsx";
 import { FieldValue, useTitle } from "./FieldValue.tsx";
+import { labelOf } from "./FieldInput.tsx";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useDelete, useItem, type Item } from "./queries.ts";
 
@@ -112,7 +113,7 @@ export function ShowPage({
                 .filter((f) => data![f.name] !== undefined && whenHolds(f.when, data!))
                 .map((f) => (
                   <div key={f.name} className="d-contents">
-                    <dt className="col-12 col-sm-4">{t(`fields.${f.name}`)}</dt>
+                    <dt className="col-12 col-sm-4">{labelOf(t, f)}</dt>
                     <dd className="col-12 col-sm-8">
                       <FieldValue field={f} value={data![f.name]} item={data} />
                     </dd>

@@ -42,7 +42,7 @@ export const woTProperties = defineKind({
   fields: [
     name,
     description,
-    reference("hasProperty", "properties", { required: true }),
+    reference("hasProperty", "properties", { required: true, label: "linkedProperty" }),
     { name: "capacityType", input: "enum", options: capacityTypes, required: true },
     capacityValue,
     ofThingDescription,
