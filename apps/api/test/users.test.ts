@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import { keyrockManagement } from "../src/auth/keyrock-management.ts";
 import { client, driver } from "./support/harness.ts";
 import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
 
@@ -187,6 +188,14 @@ describe(`users of a workspace (${driver})`, () => {
     expect(users.map((u: { roles: string[] }) => u.roles)).toEqual([[], ["visitor"]]);
     expect(fake.liveAdminTokens()).toBe(1);
     expect(JSON.stringify(ctx.t.logs)).not.toContain(admin.password);
+    // The management client releases its token (as the API does when it stops), and signs in again after.
+    const management = keyrockManagement(fake.url, { name: admin.email, password: admin.password });
+    expect((await management.call("GET", "/v1/users", "users")).status).toBe(201);
+    expect(fake.liveAdminTokens()).toBe(2);
+    await management.release();
+    expect(fake.liveAdminTokens()).toBe(1);
+    expect((await management.call("GET", "/v1/users", "users")).status).toBe(201);
+    await management.release();
   });
 
   it("explain Keyrock's refusals and silences as 502 problems", async () => {
