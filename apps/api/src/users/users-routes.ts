@@ -154,45 +154,42 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records): voi
     },
   );
 
-  api.post(
-    "/api/workspace/:workspaceId/users/:userId/roles/:roleName",
-    { config: { access: "session" }, schema: { tags, params: roleParams } },
-    async (request, reply) => {
-      const { workspaceId, userId, roleName } = request.params;
-      await mayChange(request, workspaceId, roleName);
-      const directory = await directoryOf(workspaceId);
-      let role = (await rolesOf(directory)).find((r) => r.name === roleName);
-      if (!role) {
-        const created = await call(directory, "POST", `${appPath(directory)}/roles`, "roles", {
-          role: { name: roleName },
-        });
-        role = ((await created.json().catch(() => ({}))) as { role?: { id: string; name: string } }).role;
-        if (!role?.id)
-          throw problem(502, "users.refused", { name: directory.name, status: created.status, reason: "" });
-      }
-      const path = `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role.id)}`;
-      const assigned = await call(directory, "POST", path, "roles");
-      if (assigned.status === 404) throw problem(404, "users.unknownUser", { id: userId });
-      return reply.code(204).send();
-    },
-  );
+  /** Who is changed, in which identity manager, once the caller may change the role. */
+  async function change(request: FastifyRequest<{ Params: z.infer<typeof roleParams> }>) {
+    const { workspaceId, userId, roleName } = request.params;
+    await mayChange(request, workspaceId, roleName);
+    const directory = await directoryOf(workspaceId);
+    const assignment = (roleId: string) =>
+      `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(roleId)}`;
+    return { directory, userId, roleName, assignment };
+  }
+  const roleRoute = `/api/workspace/:workspaceId/users/:userId/roles/:roleName`;
+  const roleRouteOptions = { config: { access: "session" as const }, schema: { tags, params: roleParams } };
 
-  api.delete(
-    "/api/workspace/:workspaceId/users/:userId/roles/:roleName",
-    { config: { access: "session" }, schema: { tags, params: roleParams } },
-    async (request, reply) => {
-      const { workspaceId, userId, roleName } = request.params;
-      await mayChange(request, workspaceId, roleName);
-      const directory = await directoryOf(workspaceId);
-      const roles = (await rolesOf(directory)).filter((r) => r.name === roleName);
-      let removed = 0;
-      for (const role of roles) {
-        const path = `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role.id)}`;
-        const response = await call(directory, "DELETE", path, "roles");
-        if (response.ok) removed++;
-      }
-      if (!removed) throw problem(404, "users.notHeld", { id: userId, role: roleName });
-      return reply.code(204).send();
-    },
-  );
+  api.post(roleRoute, roleRouteOptions, async (request, reply) => {
+    const { directory, userId, roleName, assignment } = await change(request);
+    let role = (await rolesOf(directory)).find((r) => r.name === roleName);
+    if (!role) {
+      const created = await call(directory, "POST", `${appPath(directory)}/roles`, "roles", {
+        role: { name: roleName },
+      });
+      role = ((await created.json().catch(() => ({}))) as { role?: { id: string; name: string } }).role;
+      if (!role?.id)
+        throw problem(502, "users.refused", { name: directory.name, status: created.status, reason: "" });
+    }
+    const assigned = await call(directory, "POST", assignment(role.id), "roles");
+    if (assigned.status === 404) throw problem(404, "users.unknownUser", { id: userId });
+    return reply.code(204).send();
+  });
+
+  api.delete(roleRoute, roleRouteOptions, async (request, reply) => {
+    const { directory, userId, roleName, assignment } = await change(request);
+    let removed = 0;
+    for (const role of (await rolesOf(directory)).filter((r) => r.name === roleName)) {
+      const response = await call(directory, "DELETE", assignment(role.id), "roles");
+      if (response.ok) removed++;
+    }
+    if (!removed) throw problem(404, "users.notHeld", { id: userId, role: roleName });
+    return reply.code(204).send();
+  });
 }

@@ -146,12 +146,20 @@ export function ResourceForm(props: {
     return filter && ((other) => filter(other, current));
   };
   const hints = props.rules?.hints?.(current) ?? {};
+  // A default fills an empty field, and follows its source while the field still holds the last default.
   const filled = props.rules?.defaults?.(current) ?? {};
+  const applied = useRef<Values>({});
   const missing = Object.entries(filled).filter(
-    ([name, value]) => value !== undefined && current[name] === undefined,
+    ([name, value]) =>
+      value !== undefined &&
+      value !== current[name] &&
+      (current[name] === undefined || current[name] === applied.current[name]),
   );
   useEffect(() => {
-    for (const [name, value] of missing) form.setValue(name, value, { shouldDirty: true });
+    for (const [name, value] of missing) {
+      applied.current[name] = value;
+      form.setValue(name, value, { shouldDirty: true });
+    }
   }, [JSON.stringify(missing), form]);
 
   const secretSet = (name: string) => Boolean((item?.[name] as { set?: boolean } | undefined)?.set);
