@@ -29,11 +29,11 @@ const sameInBothLanguages = [
 const enKeys = keys(en).sort();
 const frKeys = keys(fr).sort();
 
-/** Keys built at run time from the model: kinds.<kind>.*, fields.<field>, options.<field>.<value>, formats.<format>. */
+/** Keys built at run time from the model: kinds.<kind>.*, fields.<field or its label>, options.<field>.<value>, formats.<format>. */
 function modelKeys(): string[] {
   return [...platformKinds, ...workspaceKinds].flatMap((kind) => [
     ...["one", "many", "of", "this", "none"].map((k) => `kinds.${kind.kind}.${k}`),
-    ...kind.fields.map((f) => `fields.${f.name}`),
+    ...kind.fields.map((f) => `fields.${f.label ?? f.name}`),
     ...kind.columns.map((c) => `fields.${c}`),
     ...kind.fields.flatMap((f) => (f.input === "enum" ? f.options.map((o) => `options.${f.name}.${o}`) : [])),
     ...kind.fields.flatMap((f) => ("format" in f && f.format ? [`formats.${f.format}`] : [])),
