@@ -1,6 +1,10 @@
 import type { KindDefinition } from "@orrery/model";
 
+import { partyCredentials } from "../fakes/pki.ts";
+
 const cert = "MIIBszCCAVmgAwIBAgIUQm9ndXNDZXJ0aWZpY2F0ZUJhc2U2NA==";
+/** A grant's key must belong to its leaf certificate: a chain made for the run. */
+const party = await partyCredentials("EU.EORI.NLPACKETDEL", "Sample grant");
 
 /** A valid create payload for each platform kind; `ref(kind)` supplies the id of a record a payload needs. */
 export function samplePayload(kind: string, ref: (kind: string) => string, n = 1): Record<string, unknown> {
@@ -57,8 +61,8 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
       return {
         name: `AR grant ${n}`,
         identifier: "EU.EORI.NLPACKETDEL",
-        certificates: [cert, cert, cert],
-        privateKey: "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private",
+        certificates: party.certificates,
+        privateKey: party.privateKey,
       };
     case "authorization-registries":
       return {
@@ -101,11 +105,7 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
 }
 
 /** Plain secret values of the samples: none may ever appear in a response or a log line. */
-export const sampleSecrets = [
-  "s3cr3t-client",
-  "p4ssw0rd-alice",
-  "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC-private",
-];
+export const sampleSecrets = ["s3cr3t-client", "p4ssw0rd-alice", party.privateKey];
 
 export type Api = (
   method: string,

@@ -32,6 +32,7 @@ import { registerKindRoutes } from "./resources/kind-routes.ts";
 import { dataServiceHooks } from "./data-services/rules.ts";
 import { contractHooks } from "./contracts/rules.ts";
 import { wotHooks } from "./wot/rules.ts";
+import { trustHooks } from "./trust/rules.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
@@ -141,6 +142,7 @@ export async function buildApp(
     ...dataServiceHooks(records),
     ...contractHooks(records, config),
     ...wotHooks(records),
+    ...trustHooks(records),
   };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
@@ -152,7 +154,7 @@ export async function buildApp(
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);
   registerTemporalRoutes(app, records, config);
-  registerAuthorizationRegistryProxies(app);
+  registerAuthorizationRegistryProxies(app, records);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).

@@ -145,7 +145,6 @@ export const en = {
   "sheets.noToken": "Google did not issue an access token.",
   "sheets.unreachable": "Google could not be reached: {cause}",
   "sheets.refused": "Google Sheets refused: {reason}",
-  "registry.notYet": "The iSHARE {operation} proxy is not available in this version of Orrery yet.",
 
   "row.notJson": "column {column}: {value} is not valid JSON",
   "row.notUri": "column {column}: {value} is not an entity id (a URI)",
@@ -194,6 +193,13 @@ export const en = {
   "wot.outsideCapacity": "must be within the capacity {capacity} ({type})",
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
+  "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
+  "registry.refused":
+    "The authorization registry {name} refused the {step} request ({status}); its answer is in registryBody.",
+  "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
+  "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
+  "registryGrant.keyMismatch":
+    "does not belong to the first certificate (the leaf): choose the key of that certificate",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

@@ -146,7 +146,6 @@ export const fr: Record<MessageCode, string> = {
   "sheets.noToken": "Google n’a pas délivré de jeton d’accès.",
   "sheets.unreachable": "Google est injoignable : {cause}",
   "sheets.refused": "Google Sheets a refusé : {reason}",
-  "registry.notYet": "Le proxy iSHARE {operation} n’est pas encore disponible dans cette version d’Orrery.",
 
   "row.notJson": "colonne {column} : {value} n’est pas du JSON valide",
   "row.notUri": "colonne {column} : {value} n’est pas un identifiant d’entité (une URI)",
@@ -198,6 +197,13 @@ export const fr: Record<MessageCode, string> = {
   "wot.outsideCapacity": "doit respecter la capacité {capacity} ({type})",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
+  "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
+  "registry.refused":
+    "Le registre d’autorisations {name} a refusé la demande {step} ({status}) ; sa réponse est dans registryBody.",
+  "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
+  "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
+  "registryGrant.keyMismatch":
+    "n’est pas la clé du premier certificat (la feuille) : choisissez la clé de ce certificat",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",
