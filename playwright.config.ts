@@ -15,6 +15,9 @@ const googlePort = Number(process.env.E2E_GOOGLE_PORT ?? port + 1);
 process.env.E2E_GOOGLE_PORT = String(googlePort);
 const googleUrl = `http://127.0.0.1:${googlePort}`;
 const googleKeyFile = join(dataDir, "google-service-account.json");
+// A fake iSHARE authorization registry; e2e/trust.spec.ts registers it from the file it writes.
+const registryPort = Number(process.env.E2E_REGISTRY_PORT ?? port + 2);
+process.env.E2E_REGISTRY_FILE = join(dataDir, "fake-registry.json");
 
 export default defineConfig({
   testDir: "e2e",
@@ -37,6 +40,15 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
       env: { FAKE_GOOGLE_PORT: String(googlePort), FAKE_GOOGLE_KEY_FILE: googleKeyFile },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "node --import tsx test/fakes/ishare-registry-server.ts",
+      url: `http://127.0.0.1:${registryPort}/_fake/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_REGISTRY_PORT: String(registryPort), FAKE_REGISTRY_FILE: process.env.E2E_REGISTRY_FILE },
       stdout: "ignore",
       stderr: "pipe",
     },

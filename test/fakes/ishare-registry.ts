@@ -33,7 +33,7 @@ export interface FakeRegistry extends Listening {
 const pem = (body: string) =>
   `-----BEGIN CERTIFICATE-----\n${body.replace(/.{1,64}/g, "$&\n")}-----END CERTIFICATE-----\n`;
 
-export async function startFakeRegistry(options: FakeRegistryOptions): Promise<FakeRegistry> {
+export async function startFakeRegistry(options: FakeRegistryOptions, port = 0): Promise<FakeRegistry> {
   const { credentials } = options;
   const paths = {
     token: options.tokenPath ?? "/connect/token",
@@ -96,6 +96,7 @@ export async function startFakeRegistry(options: FakeRegistryOptions): Promise<F
 
   const server = await listen(async (req, res, url) => {
     const route = `${req.method} ${url.pathname}`;
+    if (route === "GET /_fake/health") return sendJson(res, 200, { ok: true });
     if (route === `POST ${paths.token}`) {
       if (!isForm(req))
         return sendJson(res, 400, { error: "invalid_request", error_description: "form body expected" });
@@ -151,6 +152,6 @@ export async function startFakeRegistry(options: FakeRegistryOptions): Promise<F
       return sendJson(res, 200, { delegation_token: token });
     }
     return sendJson(res, 404, { error: "Not found" });
-  });
+  }, port);
   return { ...server, policies, refusals };
 }

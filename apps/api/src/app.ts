@@ -33,6 +33,7 @@ import { dataServiceHooks } from "./data-services/rules.ts";
 import { contractHooks } from "./contracts/rules.ts";
 import { wotHooks } from "./wot/rules.ts";
 import { trustHooks } from "./trust/rules.ts";
+import { registerSynchronizeRoutes } from "./trust/synchronize-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
@@ -155,6 +156,7 @@ export async function buildApp(
   registerSubscriptionRoutes(app, records, config);
   registerTemporalRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app, records);
+  registerSynchronizeRoutes(app, records);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).

@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
 import { partyCredentials, type PartyCredentials } from "../../../test/fakes/pki.ts";
 import { clientAssertion } from "../src/trust/ishare.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 import { client, driver, useTestApp } from "./support/harness.ts";
 
 // The iSHARE client over real HTTP against a fake authorization registry that checks the client
@@ -197,5 +198,102 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     );
     expect(refused.status).toBe(403);
     expect(JSON.stringify(ctx.t.logs)).not.toContain(orrery.privateKey.slice(0, 40));
+  });
+});
+
+describe(`role synchronisation (${driver})`, () => {
+  it("sends one policy per access of the role, keeps what was sent, and stores nothing on a refusal", async () => {
+    const { api } = ctx;
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const res = await api(method, path, body);
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const broker = await ok(
+      "POST",
+      "/api/context-brokers",
+      samplePayload("context-brokers", () => ""),
+    );
+    const service = await ok("POST", "/api/services", { name: "Sync service", hasContextBroker: broker.id });
+    const workspace = await ok("POST", "/api/workspaces", {
+      name: "Sync",
+      dataModelName: "sync",
+      hasService: service.id,
+    });
+    const path = `/api/workspace/${workspace.id}`;
+    const type = await ok("POST", `${path}/types`, { name: "Shelf" });
+    const property = await ok("POST", `${path}/properties`, {
+      name: "numberOfItems",
+      hasType: type.id,
+      ngsiLdType: "Property",
+      propertyNgsiLdValueType: "Number",
+    });
+    const get = await ok("POST", "/api/data-actions", { name: "GET" });
+    const patch = await ok("POST", "/api/data-actions", { name: "PATCH" });
+    const dataService = await ok("POST", `${path}/data-services`, {
+      name: "Shelves",
+      hasEntityType: type.id,
+      hasProperties: [property.id],
+      hasDataActions: [get.id, patch.id],
+    });
+    const role = await ok("POST", `${path}/roles`, {
+      name: "Shelf stocker",
+      notBefore: 1_767_225_600,
+      notOnOrAfter: 1_798_761_600,
+      dataServiceProviderId: "EU.EORI.NLPROVIDER",
+      verifiableCredentialType: "StockerCredential",
+    });
+    const sync = (effect: string) => api("POST", `${path}/roles/${role.id}/synchronize`, { effect });
+
+    expect((await sync("Permit")).body.code).toBe("roles.noRegistry");
+    const { id: _id, ...fields } = workspace;
+    await ok("PUT", `/api/workspaces/${workspace.id}`, {
+      ...fields,
+      enableOffers: true,
+      hasAuthorizationRegistry: ids.registry,
+      hasAuthorizationRegistryGrant: ids.grant,
+    });
+    expect((await sync("Permit")).body.code).toBe("roles.noAccesses");
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: dataService.id });
+    expect((await sync("Maybe")).status).toBe(400);
+
+    const synced = await sync("Permit");
+    expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+    expect(synced.body).toMatchObject({ synchronized: true });
+    expect(synced.body.synchronizationTime).toBeGreaterThan(1_700_000_000);
+    const sent = registry.policies.get(`${registryParty.identifier} Shelf stocker`);
+    expect(sent).toMatchObject({
+      notBefore: 1_767_225_600,
+      notOnOrAfter: 1_798_761_600,
+      policySets: [
+        {
+          target: { environment: { licenses: ["ISHARE.0001"] } },
+          policies: [
+            {
+              target: { resource: { type: "Shelf", identifiers: ["*"] }, actions: ["GET", "PATCH"] },
+              rules: [{ effect: "Permit" }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(synced.body.lastDelegationEvidence).toEqual({ delegationEvidence: sent });
+
+    // Deny replaces the policy; a refusal (an untrusted grant) stores nothing on the role.
+    expect((await sync("Deny")).status).toBe(200);
+    expect(registry.policies.get(`${registryParty.identifier} Shelf stocker`)).toMatchObject({
+      policySets: [{ policies: [{ rules: [{ effect: "Deny" }] }] }],
+    });
+    const before = (await api("GET", `${path}/roles/${role.id}`)).body;
+    const current = (await api("GET", `/api/workspaces/${workspace.id}`)).body;
+    const { id: _w, ...again } = current;
+    await ok("PUT", `/api/workspaces/${workspace.id}`, {
+      ...again,
+      hasAuthorizationRegistryGrant: ids.stranger,
+    });
+    const refused = await sync("Permit");
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({ registryStatus: 401 });
+    expect((await api("GET", `${path}/roles/${role.id}`)).body).toEqual(before);
   });
 });

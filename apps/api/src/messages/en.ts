@@ -200,6 +200,9 @@ export const en = {
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":
     "does not belong to the first certificate (the leaf): choose the key of that certificate",
+  "roles.noRegistry":
+    "This workspace has no authorization registry and grant: turn on offers on the workspace's page and choose them to synchronise roles.",
+  "roles.noAccesses": "The role {role} has no data service access: give it one before synchronising it.",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

@@ -204,6 +204,10 @@ export const fr: Record<MessageCode, string> = {
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
     "n’est pas la clé du premier certificat (la feuille) : choisissez la clé de ce certificat",
+  "roles.noRegistry":
+    "Cet espace de travail n’a pas de registre d’autorisations avec un accès : activez les offres sur la page de l’espace de travail et choisissez-les pour synchroniser les rôles.",
+  "roles.noAccesses":
+    "Le rôle {role} n’a aucun accès à un service de données : donnez-lui en un avant de le synchroniser.",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

@@ -8,12 +8,14 @@ import {
   contractDetails,
   dataServices,
   properties,
+  roles,
   types,
   workspaces,
   woTThingDescriptions,
   type KindDefinition,
 } from "@orrery/model";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
+import { SynchronizeRole } from "../trust/SynchronizeRole.tsx";
 import { UsersPanel } from "../contracts/UsersPanel.tsx";
 import type { Item } from "../resources/queries.ts";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -143,6 +145,7 @@ const extras: Record<string, (item: Item) => ReactNode> = {
   [types.kind]: (type) => <TypeContextLink type={type} />,
   [contractDetails.kind]: (detail) => <UsersPanel detail={detail} />,
   [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
+  [roles.kind]: (role) => <SynchronizeRole role={role} />,
 };
 
 /** The data services list's direction column (spec section 2, Data services). */

@@ -37,8 +37,8 @@ function template(operation: Operation, registry?: Item, grant?: Item): unknown 
     delegationEvidence: {
       notBefore: now,
       notOnOrAfter: now + 365 * 24 * 3600,
-      policyIssuer: grant?.identifier ?? "",
-      target: { accessSubject: "EU.EORI.NL000000002" },
+      policyIssuer: registry?.identifier ?? "",
+      target: { accessSubject: grant?.identifier ?? "" },
       policySets: [
         { maxDelegationDepth: 0, target: { environment: { licenses: ["ISHARE.0001"] } }, policies },
       ],

@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type Page } from "@playwright/test";
+import { bearer, en, label, openSupermarket } from "./support.ts";
+
+/*
+ * The trust flows against the fake iSHARE authorization registry that playwright.config.ts starts
+ * (it checks client assertions and certificate chains as a real one does): the registry and a grant
+ * registered, a policy created and a delegation requested in the tool, then the Supermarket's
+ * "Logistics partner" role synchronised with Permit, its evidence shown on its page.
+ */
+
+interface FakeRegistryFile {
+  url: string;
+  registry: { identifier: string; certificates: string[] };
+  client: { identifier: string; certificates: string[]; privateKey: string };
+}
+
+const tools = en.tools.authorizationRegistries;
+
+async function register(page: Page, fake: FakeRegistryFile) {
+  const headers = await bearer(page);
+  const { hostname, port } = new URL(fake.url);
+  const registry = await page.request.post("/api/authorization-registries", {
+    headers,
+    data: {
+      name: "Fake AR",
+      ...fake.registry,
+      scheme: "http",
+      host: hostname,
+      port: Number(port),
+      oauth2TokenPath: "/connect/token",
+      delegationPath: "/delegation",
+      policyPath: "/ar/policy",
+      implementationName: "keyrock",
+      implementationVersion: "8.4.0",
+    },
+  });
+  expect(registry.status()).toBe(201);
+  const grant = await page.request.post("/api/authorization-registry-grants", {
+    headers,
+    data: { name: "Orrery test grant", ...fake.client },
+  });
+  expect(grant.status()).toBe(201);
+}
+
+test("a policy and a delegation through the registry tool, then a role synchronised with Permit", async ({
+  page,
+}) => {
+  const fake = JSON.parse(readFileSync(process.env.E2E_REGISTRY_FILE!, "utf8")) as FakeRegistryFile;
+  await openSupermarket(page);
+  const workspaceUrl = page.url();
+  await register(page, fake);
+
+  // The tool: a policy for the grant's own party, then its delegation evidence, verified.
+  await page.getByRole("button", { name: en.app.tools }).click();
+  await page.getByRole("link", { name: tools.title }).click();
+  await page.getByLabel(tools.chooseRegistry, { exact: true }).selectOption({ label: "Fake AR" });
+  await page.getByLabel(tools.chooseGrant, { exact: true }).selectOption({ label: "Orrery test grant" });
+  await page.getByRole("button", { name: tools.createPolicy }).click();
+  await page.getByRole("button", { name: tools.create, exact: true }).click();
+  const done = page.getByRole("dialog", { name: en.common.successTitle });
+  await expect(done).toContainText(tools.policyCreated);
+  await done.getByRole("button", { name: en.common.close }).last().click();
+  await page.getByRole("button", { name: tools.sendDelegationRequest }).click();
+  await page.getByRole("button", { name: tools.send, exact: true }).click();
+  const result = page.locator(".card").filter({ hasText: tools.result });
+  await expect(result).toContainText(fake.client.identifier);
+  await expect(result).toContainText("verified");
+
+  // The workspace's registry and grant, chosen on its form.
+  await page.goto(workspaceUrl);
+  const workspaceId = decodeURIComponent(new URL(workspaceUrl).pathname.split("/")[2]!);
+  await page.goto(`/workspaces/${encodeURIComponent(workspaceId)}/edit`);
+  await page.getByLabel(label("enableOffers")).check();
+  await page.getByLabel(label("hasAuthorizationRegistry")).selectOption({ label: "Fake AR" });
+  await page.getByLabel(label("hasAuthorizationRegistryGrant")).selectOption({ label: "Orrery test grant" });
+  await page.getByRole("button", { name: en.common.save, exact: true }).click();
+  await expect(page).not.toHaveURL(/\/edit$/);
+  await page.goto(workspaceUrl);
+
+  // The role: yes, then Permit; its page shows the evidence sent.
+  await page.getByRole("link", { name: en.kinds.roles.many, exact: true }).click();
+  await page.getByRole("link", { name: "Logistics partner" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Logistics partner" })).toBeVisible();
+  await page.getByRole("button", { name: en.synchronization.role }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.synchronization.permit }).click();
+  const synced = page.getByRole("dialog", { name: en.common.successTitle });
+  await expect(synced).toBeVisible();
+  await synced.getByRole("button", { name: en.common.close }).last().click();
+  const synchronizedRow = page
+    .locator("dt", { hasText: en.fields.synchronized })
+    .locator("xpath=following-sibling::dd[1]");
+  await expect(synchronizedRow).toHaveText(en.common.true);
+  const evidence = page
+    .locator("dt", { hasText: en.fields.lastDelegationEvidence })
+    .locator("xpath=following-sibling::dd[1]");
+  await expect(evidence).toContainText("delegationEvidence");
+});
