@@ -82,7 +82,7 @@ test("a policy and a delegation through the registry tool, then a role synchroni
   await page.getByRole("link", { name: en.kinds.roles.many, exact: true }).click();
   await page.getByRole("link", { name: "Logistics partner" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Logistics partner" })).toBeVisible();
-  await page.getByRole("button", { name: en.synchronization.role }).click();
+  await page.getByRole("button", { name: en.synchronization.roles.button }).click();
   await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
   await page.getByRole("dialog").getByRole("button", { name: en.synchronization.permit }).click();
   const synced = page.getByRole("dialog", { name: en.common.successTitle });

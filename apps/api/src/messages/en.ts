@@ -203,6 +203,10 @@ export const en = {
   "roles.noRegistry":
     "This workspace has no authorization registry and grant: turn on offers on the workspace's page and choose them to synchronise roles.",
   "roles.noAccesses": "The role {role} has no data service access: give it one before synchronising it.",
+  "contracts.notSiop2":
+    "Contracts are synchronised with the trusted issuers list of a service in SIOP-2 mode: the workspace's service is not.",
+  "til.unreachable": "The trusted issuers list {name} could not be reached: {cause}",
+  "til.refused": "The trusted issuers list {name} refused the issuer ({status}); its answer is in tilBody.",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

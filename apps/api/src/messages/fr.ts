@@ -208,6 +208,11 @@ export const fr: Record<MessageCode, string> = {
     "Cet espace de travail n’a pas de registre d’autorisations avec un accès : activez les offres sur la page de l’espace de travail et choisissez-les pour synchroniser les rôles.",
   "roles.noAccesses":
     "Le rôle {role} n’a aucun accès à un service de données : donnez-lui en un avant de le synchroniser.",
+  "contracts.notSiop2":
+    "Les contrats se synchronisent avec la liste des émetteurs de confiance d’un service en mode SIOP-2 : le service de l’espace de travail ne l’est pas.",
+  "til.unreachable": "La liste des émetteurs de confiance {name} est injoignable : {cause}",
+  "til.refused":
+    "La liste des émetteurs de confiance {name} a refusé l’émetteur ({status}) ; sa réponse est dans tilBody.",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

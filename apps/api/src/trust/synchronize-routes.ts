@@ -1,11 +1,23 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { dataActions, dataServiceAccesses, dataServices, roles, types } from "@orrery/model";
+import {
+  contractDetails,
+  contracts,
+  dataActions,
+  dataServiceAccesses,
+  dataServices,
+  roles,
+  services,
+  trustedIssuersLists,
+  types,
+  vcVerifiers,
+} from "@orrery/model";
+import { address } from "../context-data/broker-access.ts";
 import { registryAndGrant, registryProblem } from "../proxies/authorization-registry.ts";
 import { notFound, problem } from "../problems.ts";
 import { toItem, type Records } from "../resources/records.ts";
-import { createPolicy } from "./ishare.ts";
+import { ISHARE_TIMEOUT_MS, createPolicy } from "./ishare.ts";
 
 /** iSHARE's license of the policies Orrery writes (the original's, and i4Trust's). */
 const LICENSE = "ISHARE.0001";
@@ -80,4 +92,96 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
       return toItem(roles, (await records.find(roles, id, workspaceId))!);
     },
   );
+
+  api.post(
+    "/api/workspace/:workspaceId/contracts/:id/synchronize",
+    {
+      schema: {
+        tags: ["contracts"],
+        summary:
+          "Put the contract's stakeholder in the trusted issuers list of the workspace's SIOP-2 service",
+        params: z.object({ workspaceId: z.string(), id: z.string() }),
+      },
+    },
+    async (request) => {
+      const { workspaceId, id } = request.params;
+      const workspace = await records.requireWorkspace(workspaceId);
+      const contract = await records.find(contracts, id, workspaceId);
+      if (!contract) throw notFound(id);
+      const service = await records.find(services, String(workspace.data.hasService));
+      if (service?.data.authorizationMode !== "siop2" || service.data.authorizationRequired !== true)
+        throw problem(400, "contracts.notSiop2");
+      const [list, verifier] = await Promise.all([
+        records.find(trustedIssuersLists, String(service.data.hasTrustedIssuersList)),
+        records.find(vcVerifiers, String(service.data.hasVCVerifier)),
+      ]);
+      if (!list || !verifier) throw problem(409, "workspace.incompleteService");
+      const [roleList, details] = await Promise.all([
+        records.list(roles, workspaceId),
+        records.list(contractDetails, workspaceId),
+      ]);
+      const names = details
+        .filter((d) => d.hasContract === id)
+        .map((d) => roleList.find((r) => r.id === d.hasRole)?.name)
+        .filter((n): n is string => !!n);
+      const did = String(contract.data.stakeholderDid);
+      const iso = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
+      const issuer = {
+        did,
+        credentials: [
+          {
+            validFor: { from: iso(contract.data.validFromTime), to: iso(contract.data.validToTime) },
+            credentialsType: String(contract.data.verifiableCredentialType),
+            claims: [
+              {
+                name: "roles",
+                allowedValues: [{ names: [...new Set(names)].sort(), target: verifier.data.did }],
+              },
+            ],
+          },
+        ],
+      };
+      const base = address(list.data).replace(/\/$/, "");
+      const name = String(list.data.name);
+      // Replaces what the list has for the DID: an update, or a creation when it has none.
+      const updated = await peerJson(`${base}/issuer/${encodeURIComponent(did)}`, "PUT", issuer, name);
+      if (updated.status === 404) {
+        const created = await peerJson(`${base}/issuer`, "POST", issuer, name);
+        if (created.status >= 300) throw listProblem(name, created);
+      } else if (updated.status >= 300) throw listProblem(name, updated);
+      return { issuer };
+    },
+  );
 }
+
+/** A JSON call to a peer; its status and body, or a 502 problem when it cannot be reached. */
+async function peerJson(url: string, method: string, body: unknown, name: string) {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(ISHARE_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
+    throw problem(502, "til.unreachable", { name, cause });
+  }
+  const text = await response.text();
+  let parsed: unknown = text || null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // its text as it is
+  }
+  return { status: response.status, body: parsed };
+}
+
+const listProblem = (name: string, answer: { status: number; body: unknown }) =>
+  problem(
+    502,
+    "til.refused",
+    { name, status: answer.status },
+    { tilStatus: answer.status, tilBody: answer.body },
+  );

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import {
   allKinds,
   contractDetails,
+  contracts,
   dataServices,
   properties,
   roles,
@@ -15,7 +16,7 @@ import {
   type KindDefinition,
 } from "@orrery/model";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
-import { SynchronizeRole } from "../trust/SynchronizeRole.tsx";
+import { SynchronizeContract, SynchronizeRole } from "../trust/Synchronize.tsx";
 import { UsersPanel } from "../contracts/UsersPanel.tsx";
 import type { Item } from "../resources/queries.ts";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -146,6 +147,7 @@ const extras: Record<string, (item: Item) => ReactNode> = {
   [contractDetails.kind]: (detail) => <UsersPanel detail={detail} />,
   [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
+  [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
 };
 
 /** The data services list's direction column (spec section 2, Data services). */

@@ -1,0 +1,114 @@
+import { useState } from "react";
+import { Button, Modal } from "react-bootstrap";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { contracts, roles, services, workspaces, type KindDefinition } from "@orrery/model";
+import { call } from "../api.ts";
+import { ConfirmDialog, MessageDialog, useFailureDialog } from "../errors/Dialogs.tsx";
+import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
+import { useCan } from "../permissions.ts";
+import { recordKeys, useItem, type Item } from "../resources/queries.ts";
+
+type Effect = "Permit" | "Deny";
+
+/**
+ * A record's Synchronize button (spec section 2): asked yes or no (and for a role, Permit or
+ * Deny), it calls the record's synchronize route, reads the record again, and says how it went in a
+ * success or error dialog; a refusal's reason stays in the error alert.
+ */
+function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item; effects?: boolean }) {
+  const { t } = useTranslation();
+  const { workspaceId = "" } = useParams();
+  const client = useQueryClient();
+  const [step, setStep] = useState<"confirm" | "effect" | "done">();
+  const failure = useFailureDialog();
+  const key = `synchronization.${kind.routeName}`;
+  const synchronize = useMutation({
+    mutationFn: (effect?: Effect) =>
+      call(
+        `/workspace/${encodeURIComponent(workspaceId)}/${kind.kind}/${encodeURIComponent(item.id)}/synchronize`,
+        {
+          method: "POST",
+          ...(effect ? { body: { effect } } : {}),
+        },
+      ),
+    onSuccess: async () => {
+      setStep("done");
+      await client.invalidateQueries({ queryKey: recordKeys.kind(kind.kind) });
+    },
+    onError: failure.show,
+  });
+  const run = (effect?: Effect) => {
+    setStep(undefined);
+    synchronize.mutate(effect);
+  };
+  const name = String(item.name ?? item.stakeholderName ?? item.id);
+  return (
+    <div className="mt-3">
+      <Button
+        size="sm"
+        variant="outline-primary"
+        onClick={() => setStep("confirm")}
+        disabled={synchronize.isPending}
+      >
+        {t(`${key}.button`)}
+      </Button>
+      <ErrorAlert error={synchronize.error} className="mt-3 mb-0" />
+      <ConfirmDialog
+        show={step === "confirm"}
+        message={t(`${key}.confirm`, { name })}
+        onYes={() => (effects ? setStep("effect") : run())}
+        onNo={() => setStep(undefined)}
+      />
+      <Modal
+        show={step === "effect"}
+        onHide={() => setStep(undefined)}
+        centered
+        aria-labelledby="effect-title"
+      >
+        <Modal.Header closeButton closeLabel={t("common.close")}>
+          <Modal.Title id="effect-title" className="h5">
+            {t("synchronization.effectTitle")}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>{t("synchronization.effectQuestion", { name })}</Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setStep(undefined)}>
+            {t("common.cancel")}
+          </Button>
+          <Button variant="outline-danger" onClick={() => run("Deny")}>
+            {t("synchronization.deny")}
+          </Button>
+          <Button variant="success" onClick={() => run("Permit")} autoFocus>
+            {t("synchronization.permit")}
+          </Button>
+        </Modal.Footer>
+      </Modal>
+      <MessageDialog
+        show={step === "done"}
+        title={t("common.successTitle")}
+        message={t(`${key}.done`, { name })}
+        onClose={() => setStep(undefined)}
+      />
+      {failure.dialog(t(`${key}.failed`), explain(synchronize.error, t))}
+    </div>
+  );
+}
+
+/** A role's: Permit or Deny its accesses in the authorization registry; needs update permission. */
+export function SynchronizeRole({ role }: { role: Item }) {
+  const can = useCan();
+  return can.update(roles, role.id) ? <Synchronize kind={roles} item={role} effects /> : null;
+}
+
+/** A contract's: only when the workspace's service is in SIOP-2 mode, with update permission (spec section 2). */
+export function SynchronizeContract({ contract }: { contract: Item }) {
+  const can = useCan();
+  const { workspaceId } = useParams();
+  const workspace = useItem(workspaces, workspaceId).data?.data;
+  const service = useItem(services, workspace?.hasService as string | undefined, can.index(services)).data
+    ?.data;
+  if (!can.update(contracts, contract.id) || service?.authorizationMode !== "siop2") return null;
+  return <Synchronize kind={contracts} item={contract} />;
+}
