@@ -29,7 +29,7 @@ test("an administrator makes a scoped contract and detail, and gives its role to
   await page.getByLabel(label("verifiableCredentialType")).fill("GrocerCredential");
   // Only the types with a scope name are offered.
   const scopeType = page.getByLabel(label("scopeType"));
-  await expect(scopeType.locator("option")).toHaveText([en.common.choose, "Building", "Shelf"]);
+  await expect(scopeType.locator("option")).toHaveText([en.common.choose, "Building", "Shelf", "StockOrder"]);
   await scopeType.selectOption({ label: "Building" });
   // The scope entity is chosen among the broker's buildings, narrowed by a search.
   await page.getByPlaceholder(fill(en.entities.searchTargets, { type: "Building" })).fill("store001");
@@ -56,8 +56,8 @@ test("an administrator makes a scoped contract and detail, and gives its role to
   await expect(page.getByLabel(label("scopeType"))).toHaveCount(0);
   await page.getByLabel(en.contractDetails.setScope).check();
   const detailType = page.getByLabel(label("scopeType"));
-  // Shelf is the only type with a scope name and a relationship to Building.
-  await expect(detailType.locator("option")).toHaveText([en.common.choose, "Shelf"]);
+  // The types with a scope name and a relationship to Building (Product has neither).
+  await expect(detailType.locator("option")).toHaveText([en.common.choose, "Shelf", "StockOrder"]);
   await detailType.selectOption({ label: "Shelf" });
   // Only the shelves located in store001 are offered.
   const shelf = page.getByLabel(label("scopeEntity"));

@@ -6,7 +6,8 @@ import { bearer, en, label, openSupermarket } from "./support.ts";
  * The trust flows against the fake iSHARE authorization registry that playwright.config.ts starts
  * (it checks client assertions and certificate chains as a real one does): the registry and a grant
  * registered, a policy created and a delegation requested in the tool, then the Supermarket's
- * "Logistics partner" role synchronised with Permit, its evidence shown on its page.
+ * "Logistics partner" role synchronised with Permit, its evidence shown on its page, and a contract
+ * detail synchronised with the development identity manager, its lines shown.
  */
 
 interface FakeRegistryFile {
@@ -43,7 +44,7 @@ async function register(page: Page, fake: FakeRegistryFile) {
   expect(grant.status()).toBe(201);
 }
 
-test("a policy and a delegation through the registry tool, then a role synchronised with Permit", async ({
+test("a policy and a delegation through the registry tool, a role synchronised with Permit, a contract detail's lines", async ({
   page,
 }) => {
   const fake = JSON.parse(readFileSync(process.env.E2E_REGISTRY_FILE!, "utf8")) as FakeRegistryFile;
@@ -96,4 +97,19 @@ test("a policy and a delegation through the registry tool, then a role synchroni
     .locator("dt", { hasText: en.fields.lastDelegationEvidence })
     .locator("xpath=following-sibling::dd[1]");
   await expect(evidence).toContainText("delegationEvidence");
+
+  // A contract detail of the demo contract, synchronised with the development identity manager:
+  // its role and one path permission per data action, step by step in the 800 px dialog.
+  await page.goto(workspaceUrl);
+  await page.getByRole("link", { name: en.kinds.contracts.many, exact: true }).click();
+  await page.getByRole("link", { name: "Fresh Foods Logistics" }).click();
+  await page.getByRole("link", { name: "Logistics partner" }).first().click();
+  await page.getByRole("button", { name: en.synchronization.contractDetails.button }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
+  const lines = page.getByTestId("synchronization-lines");
+  await expect(lines).toContainText(
+    "Creating a permission with the name 'GET Bösebrücke Einkauf Corner Unit stock-order'",
+  );
+  await expect(lines.locator(".text-danger")).toHaveCount(0);
+  await expect(page.locator(".modal-lg")).toBeVisible();
 });

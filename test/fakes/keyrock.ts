@@ -86,6 +86,8 @@ export interface FakeKeyrock extends Listening {
   rolesOf(userId: string): string[];
   /** The application's roles now (internal ones included). */
   roleNames(): string[];
+  /** The permissions of the role with that name now. */
+  permissionsOf(roleName: string): KeyrockPermission[];
   /** Keyrock sessions (SSO cookies) still open. */
   readonly openSessions: () => number;
 }
@@ -126,6 +128,7 @@ const cookieOf = (req: IncomingMessage) => /(?:^|;\s*)session=([^;]+)/.exec(req.
 
 export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<FakeKeyrock> {
   const roles = [...internalRoles, ...options.roles];
+  const loose = new Map<string, KeyrockPermission>(); // permissions made and in no role yet
   const users = options.users.map((u) => ({ ...u, roles: [...u.roles] }));
   const organizations = options.organizations ?? [];
   const codes = new Map<string, Grant>();
@@ -458,12 +461,77 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     });
   }
 
+  /** POST /v1/applications/{app}/permissions: a permission of the application, not yet in a role. */
+  async function createPermission(req: IncomingMessage, res: ServerResponse) {
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
+      return apiError(res, 400, "Missing parameter: header Content-Type: application/json", "Bad Request");
+    const body = JSON.parse((await readBody(req)) || "{}") as { permission?: Record<string, unknown> };
+    const p = body.permission;
+    if (!p?.name)
+      return apiError(res, 400, "Missing parameter name in body request or empty name", "Bad Request");
+    if (!p.xml && (!p.action || !p.resource))
+      return apiError(res, 400, "Missing parameter action or resource in body request", "Bad Request");
+    const permission: KeyrockPermission = {
+      id: crypto.randomUUID(),
+      name: String(p.name),
+      action: String(p.action),
+      resource: String(p.resource),
+      is_regex: p.is_regex === true || p.is_regex === 1,
+    };
+    loose.set(permission.id, permission);
+    return sendJson(res, 201, {
+      permission: { ...permission, is_internal: false, oauth_client_id: options.clientId },
+    });
+  }
+
+  /** DELETE a permission (from the roles holding it too); PUT or POST one into a role. */
+  function permissionChange(
+    req: IncomingMessage,
+    res: ServerResponse,
+    permissionId: string,
+    roleId?: string,
+  ) {
+    const held = roles.flatMap((r) => r.permissions).find((p) => p.id === permissionId);
+    const permission = loose.get(permissionId) ?? held;
+    if (!permission) return apiError(res, 404, "Permission not found", "Not Found");
+    if (permission.is_internal) return apiError(res, 403, "Not allowed", "Forbidden");
+    if (req.method === "DELETE" && !roleId) {
+      loose.delete(permissionId);
+      for (const role of roles) role.permissions = role.permissions.filter((p) => p.id !== permissionId);
+      res.writeHead(204).end();
+      return;
+    }
+    const role = roles.find((r) => r.id === roleId);
+    if (!role) return apiError(res, 404, "Role not found", "Not Found");
+    if (!role.permissions.some((p) => p.id === permissionId)) role.permissions.push(permission);
+    return sendJson(res, 201, {
+      role_permission_assignments: { role_id: role.id, permission_id: permissionId },
+    });
+  }
+
   /** The management API's user and role routes; false when the path is none of them. */
   async function managementRoute(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const method = req.method ?? "GET";
     if (path === "/v1/users" && method === "GET") {
       if (!management(req, res)) return true;
       userList(res);
+      return true;
+    }
+    const permissionPath = path.match(
+      /^\/v1\/applications\/([^/]+)\/(?:roles\/([^/]+)\/)?permissions(?:\/([^/]+))?$/,
+    );
+    if (permissionPath) {
+      const [, app, roleId, permissionId] = permissionPath.map((p) =>
+        p === undefined ? p : decodeURIComponent(p),
+      );
+      const route =
+        !roleId && !permissionId && method === "POST"
+          ? () => createPermission(req, res)
+          : permissionId && ((!roleId && method === "DELETE") || (roleId && ["PUT", "POST"].includes(method)))
+            ? () => permissionChange(req, res, permissionId, roleId)
+            : undefined;
+      if (!route) return false;
+      if (management(req, res, app!)) await route();
       return true;
     }
     const m = path.match(/^\/v1\/applications\/([^/]+)\/(roles|users)(?:\/([^/]+)\/roles(?:\/([^/]+))?)?$/);
@@ -528,5 +596,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     },
     rolesOf: (userId) => [...(users.find((u) => u.id === userId)?.roles ?? [])],
     roleNames: () => roles.map((r) => r.name),
+    permissionsOf: (roleName) =>
+      roles.find((r) => r.name === roleName)?.permissions.map((p) => ({ ...p })) ?? [],
   };
 }

@@ -149,7 +149,7 @@ export async function buildApp(
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
-  registerUsersRoutes(app, records);
+  registerUsersRoutes(app, records, config);
   registerWotRoutes(app, records, config);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);

@@ -198,6 +198,113 @@ describe(`users of a workspace (${driver})`, () => {
     await management.release();
   });
 
+  it("synchronise a contract detail as a Keyrock role whose permissions are the paths of its scope", async () => {
+    const { api, path, types, properties } = ctx;
+    for (const [name, scopeName] of [
+      ["Person", "person"],
+      ["Building", "building"],
+    ]) {
+      const { id, ...type } = (await api("GET", `${path}/types/${types[name]}`)).body;
+      await ok("PUT", `${path}/types/${id}`, { ...type, scopeName });
+    }
+    await ok("POST", `${path}/entities`, {
+      id: "urn:ngsi-ld:Person:ada",
+      type: "Person",
+      name: { type: "Property", value: "Ada" },
+    });
+    await ok("POST", `${path}/entities`, {
+      id: "urn:ngsi-ld:Building:tower",
+      type: "Building",
+      name: { type: "Property", value: "Tower" },
+      owner: { type: "Relationship", object: "urn:ngsi-ld:Person:ada" },
+    });
+    const [get, patch] = [
+      await ok("POST", "/api/data-actions", { name: "GET" }),
+      await ok("POST", "/api/data-actions", { name: "PATCH" }),
+    ];
+    const service = await ok("POST", `${path}/data-services`, {
+      name: "Buildings",
+      hasEntityType: types.Building,
+      hasProperties: [properties["Building.name"]],
+      hasDataActions: [get.id, patch.id],
+    });
+    const role = await ok("POST", `${path}/roles`, {
+      name: "Caretaker",
+      notBefore: 1_767_225_600,
+      notOnOrAfter: 1_798_761_600,
+      dataServiceProviderId: "did:web:provider.example.org",
+      verifiableCredentialType: "CaretakerCredential",
+    });
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: service.id });
+    const contract = await ok("POST", `${path}/contracts`, {
+      stakeholderDid: "did:web:care.example.org",
+      stakeholderName: "Care",
+      validFromTime: 1_767_225_600,
+      validToTime: 1_798_761_600,
+      verifiableCredentialType: "CareCredential",
+      scopeType: types.Person,
+      scopeEntity: "urn:ngsi-ld:Person:ada",
+    });
+    const detail = await ok("POST", `${path}/contract-details`, {
+      hasContract: contract.id,
+      hasRole: role.id,
+      roleScopeName: "ada-tower-care",
+      scopeType: types.Building,
+      scopeEntity: "urn:ngsi-ld:Building:tower",
+    });
+    const fake = await keyrock();
+    await wire(fake.url);
+    const sync = (language = "en") =>
+      api("POST", `${path}/contract-details/${detail.id}/synchronize`, undefined, {
+        "accept-language": language,
+      });
+    const first = await sync();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.details).toContain(
+      "Role with the name 'ada-tower-care' not found, creating this role…",
+    );
+    const base = "/person/urn:ngsi-ld:Person:ada/building/urn:ngsi-ld:Building:tower";
+    const made = () =>
+      fake
+        .permissionsOf("ada-tower-care")
+        .map(({ name, action, resource, is_regex }) => ({ name, action, resource, is_regex }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    expect(made()).toEqual([
+      { name: "GET Ada Tower building", action: "GET", resource: `${base}/building`, is_regex: false },
+      {
+        name: "PATCH Ada Tower building",
+        action: "PATCH",
+        resource: `^${base}/building/(.*)$`,
+        is_regex: true,
+      },
+    ]);
+    // Again, in French: the role is found, its two permissions replaced by two new ones.
+    const again = await sync("fr");
+    expect(again.body.details).toContain("2 permission(s) trouvée(s), suppression…");
+    expect(made()).toHaveLength(2);
+
+    // A data service whose type has no scope name: the lines say so, as a 502.
+    const product = await ok("POST", `${path}/types`, { name: "Product" });
+    const label = await ok("POST", `${path}/properties`, {
+      name: "label",
+      hasType: product.id,
+      ngsiLdType: "Property",
+      propertyNgsiLdValueType: "String",
+    });
+    const products = await ok("POST", `${path}/data-services`, {
+      name: "Products",
+      hasEntityType: product.id,
+      hasProperties: [label.id],
+      hasDataActions: [get.id],
+    });
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: products.id });
+    const partial = await sync();
+    expect(partial.status).toBe(502);
+    expect(partial.body.details.filter((l: string) => l.startsWith("❌"))).toEqual([
+      "❌ The type Product of a data service of the role has no scope name: no permission for it.",
+    ]);
+  });
+
   it("explain Keyrock's refusals and silences as 502 problems", async () => {
     const { api, path } = ctx;
     await wire((await keyrock({ adminManagesRoles: false })).url);

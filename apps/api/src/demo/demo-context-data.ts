@@ -62,7 +62,7 @@ const demoWorkspaces = [
       stakeholderDid: "did:web:freshfoods.example.org",
       stakeholderName: "Fresh Foods Logistics",
       verifiableCredentialType: "LogisticsPartnerCredential",
-      scopeNames: { Building: "store", Shelf: "shelf" },
+      scopeNames: { Building: "store", Shelf: "shelf", StockOrder: "stock-order" },
       scope: { type: "Building", entity: "urn:ngsi-ld:Building:store001" },
       details: [
         {

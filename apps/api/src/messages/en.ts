@@ -207,6 +207,35 @@ export const en = {
     "Contracts are synchronised with the trusted issuers list of a service in SIOP-2 mode: the workspace's service is not.",
   "til.unreachable": "The trusted issuers list {name} could not be reached: {cause}",
   "til.refused": "The trusted issuers list {name} refused the issuer ({status}); its answer is in tilBody.",
+  "contractDetail.syncNoRoleScopeName":
+    "The contract detail has no role scope name: it names the role in the identity manager.",
+  "contractDetail.syncNoScope":
+    "The contract and the contract detail both need a scope type and a scope entity to be synchronised.",
+  "contractDetail.syncNoScopeName":
+    "The scope type {type} has no scope name: the permissions' paths are made of scope names.",
+  "contractDetail.syncNoEntityName":
+    "The scope entity {id} has no name in the broker: the permissions are named after it.",
+  "contractDetail.syncFailed": "A step of the synchronisation failed: the lines say which.",
+  "sync.token": "Requesting an access token to the Keyrock API…",
+  "sync.roles": "Requesting the roles for the '{application}' application…",
+  "sync.rolesFailed": "❌ The roles could not be read: {reason}",
+  "sync.lookingFor": "Looking for the role with the name '{name}'…",
+  "sync.roleFound": "Role with the name '{name}' found ('{id}'), skipping…",
+  "sync.creatingRole": "Role with the name '{name}' not found, creating this role…",
+  "sync.createRoleFailed": "❌ The role '{name}' could not be created: {reason}",
+  "sync.permissionsOf": "Requesting the permissions assigned to the '{id}' role…",
+  "sync.permissionsFailed": "❌ The permissions of the role '{id}' could not be read: {reason}",
+  "sync.permissionsFound": "{count} permission(s) found, removing…",
+  "sync.noPermission": "No permission found, skipping…",
+  "sync.removing": "Removing '{id}' permission…",
+  "sync.removeFailed": "❌ The permission '{id}' could not be removed: {reason}",
+  "sync.typeWithoutScopeName":
+    "❌ The type {type} of a data service of the role has no scope name: no permission for it.",
+  "sync.creatingPermission": "Creating a permission with the name '{name}'…",
+  "sync.createPermissionFailed": "❌ The permission '{name}' could not be created: {reason}",
+  "sync.assigning": "Assigning the '{permission}' permission with the name '{name}' to the '{role}' role…",
+  "sync.assignFailed":
+    "❌ The permission '{permission}' could not be assigned to the role '{role}': {reason}",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

@@ -213,6 +213,35 @@ export const fr: Record<MessageCode, string> = {
   "til.unreachable": "La liste des émetteurs de confiance {name} est injoignable : {cause}",
   "til.refused":
     "La liste des émetteurs de confiance {name} a refusé l’émetteur ({status}) ; sa réponse est dans tilBody.",
+  "contractDetail.syncNoRoleScopeName":
+    "Le détail de contrat n’a pas de nom de portée de rôle : c’est le nom du rôle dans le gestionnaire d’identité.",
+  "contractDetail.syncNoScope":
+    "Le contrat et le détail de contrat doivent tous deux avoir un type et une entité de portée pour être synchronisés.",
+  "contractDetail.syncNoScopeName":
+    "Le type de portée {type} n’a pas de nom de portée : les chemins des permissions sont faits de noms de portée.",
+  "contractDetail.syncNoEntityName":
+    "L’entité de portée {id} n’a pas de nom dans le courtier : les permissions portent son nom.",
+  "contractDetail.syncFailed": "Une étape de la synchronisation a échoué : les lignes disent laquelle.",
+  "sync.token": "Demande d’un jeton d’accès à l’API de Keyrock…",
+  "sync.roles": "Demande des rôles de l’application « {application} »…",
+  "sync.rolesFailed": "❌ Les rôles n’ont pas pu être lus : {reason}",
+  "sync.lookingFor": "Recherche du rôle nommé « {name} »…",
+  "sync.roleFound": "Rôle nommé « {name} » trouvé (« {id} »), étape suivante…",
+  "sync.creatingRole": "Rôle nommé « {name} » introuvable, création de ce rôle…",
+  "sync.createRoleFailed": "❌ Le rôle « {name} » n’a pas pu être créé : {reason}",
+  "sync.permissionsOf": "Demande des permissions attribuées au rôle « {id} »…",
+  "sync.permissionsFailed": "❌ Les permissions du rôle « {id} » n’ont pas pu être lues : {reason}",
+  "sync.permissionsFound": "{count} permission(s) trouvée(s), suppression…",
+  "sync.noPermission": "Aucune permission trouvée, étape suivante…",
+  "sync.removing": "Suppression de la permission « {id} »…",
+  "sync.removeFailed": "❌ La permission « {id} » n’a pas pu être supprimée : {reason}",
+  "sync.typeWithoutScopeName":
+    "❌ Le type {type} d’un service de données du rôle n’a pas de nom de portée : aucune permission pour lui.",
+  "sync.creatingPermission": "Création d’une permission nommée « {name} »…",
+  "sync.createPermissionFailed": "❌ La permission « {name} » n’a pas pu être créée : {reason}",
+  "sync.assigning": "Attribution de la permission « {permission} » nommée « {name} » au rôle « {role} »…",
+  "sync.assignFailed":
+    "❌ La permission « {permission} » n’a pas pu être attribuée au rôle « {role} » : {reason}",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

@@ -127,6 +127,22 @@ const migrations: Array<{ name: string; sql: string }> = [
       )
     `,
   },
+  {
+    // The development identity manager's permissions, each in at most one role (contract detail synchronisation).
+    name: "0007_dev_identity_manager_permissions",
+    sql: `
+      CREATE TABLE dev_idm_permissions (
+        application text NOT NULL,
+        id text NOT NULL,
+        name text NOT NULL,
+        action text NOT NULL,
+        resource text NOT NULL,
+        is_regex boolean NOT NULL DEFAULT false,
+        role_id text,
+        PRIMARY KEY (application, id)
+      )
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { index, integer, json, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  json,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 /**
  * Every record of every resource kind lives in one table: the kinds differ only by their
@@ -68,6 +78,20 @@ export const devIdmRoleAssignments = pgTable(
     roleId: text("role_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.application, t.userId, t.roleId] })],
+);
+
+export const devIdmPermissions = pgTable(
+  "dev_idm_permissions",
+  {
+    application: text("application").notNull(),
+    id: text("id").notNull(),
+    name: text("name").notNull(),
+    action: text("action").notNull(),
+    resource: text("resource").notNull(),
+    isRegex: boolean("is_regex").notNull().default(false),
+    roleId: text("role_id"),
+  },
+  (t) => [primaryKey({ columns: [t.application, t.id] })],
 );
 
 export const settings = pgTable("settings", {

@@ -16,7 +16,7 @@ import {
   type KindDefinition,
 } from "@orrery/model";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
-import { SynchronizeContract, SynchronizeRole } from "../trust/Synchronize.tsx";
+import { SynchronizeContract, SynchronizeContractDetail, SynchronizeRole } from "../trust/Synchronize.tsx";
 import { UsersPanel } from "../contracts/UsersPanel.tsx";
 import type { Item } from "../resources/queries.ts";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -144,7 +144,12 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
 /** What a kind's show page has of its own: a type's context file link, a contract detail's users, a thing description's public URL. */
 const extras: Record<string, (item: Item) => ReactNode> = {
   [types.kind]: (type) => <TypeContextLink type={type} />,
-  [contractDetails.kind]: (detail) => <UsersPanel detail={detail} />,
+  [contractDetails.kind]: (detail) => (
+    <>
+      <SynchronizeContractDetail detail={detail} />
+      <UsersPanel detail={detail} />
+    </>
+  ),
   [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
   [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,

@@ -17,6 +17,8 @@ export function MessageDialog(props: {
   children?: ReactNode;
   /** Only its button closes it: no close cross, no Escape, no click beside it. */
   insistent?: boolean;
+  /** "lg" (800 px) for a long message: a synchronisation's lines. */
+  size?: "lg";
 }) {
   const { t } = useTranslation();
   return (
@@ -24,6 +26,7 @@ export function MessageDialog(props: {
       show={props.show}
       onHide={props.onClose}
       aria-labelledby="message-dialog-title"
+      size={props.size}
       {...onTop}
       {...(props.insistent ? { backdrop: "static" as const, keyboard: false } : {})}
     >
@@ -78,14 +81,17 @@ export function ConfirmDialog(props: {
 export function useFailureDialog() {
   const { t } = useTranslation();
   const [failed, setFailed] = useState(false);
-  const dialog = (message: string, detail?: string) => (
+  const dialog = (message: string, detail?: string, children?: ReactNode, size?: "lg") => (
     <MessageDialog
       show={failed}
       title={t("common.errorTitle")}
       message={message}
       detail={detail}
       onClose={() => setFailed(false)}
-    />
+      size={size}
+    >
+      {children}
+    </MessageDialog>
   );
   return { show: () => setFailed(true), dialog };
 }

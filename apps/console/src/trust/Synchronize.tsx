@@ -3,8 +3,8 @@ import { Button, Modal } from "react-bootstrap";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { contracts, roles, services, workspaces, type KindDefinition } from "@orrery/model";
-import { call } from "../api.ts";
+import { contractDetails, contracts, roles, services, workspaces, type KindDefinition } from "@orrery/model";
+import { ApiError, call } from "../api.ts";
 import { ConfirmDialog, MessageDialog, useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
@@ -23,6 +23,7 @@ function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item
   const client = useQueryClient();
   const [step, setStep] = useState<"confirm" | "effect" | "done">();
   const failure = useFailureDialog();
+  const [lines, setLines] = useState<string[]>([]);
   const key = `synchronization.${kind.routeName}`;
   const synchronize = useMutation({
     mutationFn: (effect?: Effect) =>
@@ -33,17 +34,21 @@ function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item
           ...(effect ? { body: { effect } } : {}),
         },
       ),
-    onSuccess: async () => {
+    onSuccess: async ({ data }) => {
+      setLines(linesOf(data));
       setStep("done");
       await client.invalidateQueries({ queryKey: recordKeys.kind(kind.kind) });
     },
-    onError: failure.show,
+    onError: (error) => {
+      setLines(error instanceof ApiError ? linesOf(error.body) : []);
+      failure.show();
+    },
   });
   const run = (effect?: Effect) => {
     setStep(undefined);
     synchronize.mutate(effect);
   };
-  const name = String(item.name ?? item.stakeholderName ?? item.id);
+  const name = String(item.name ?? item.stakeholderName ?? item.roleScopeName ?? item.id);
   return (
     <div className="mt-3">
       <Button
@@ -90,10 +95,43 @@ function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item
         title={t("common.successTitle")}
         message={t(`${key}.done`, { name })}
         onClose={() => setStep(undefined)}
-      />
-      {failure.dialog(t(`${key}.failed`), explain(synchronize.error, t))}
+        size={lines.length ? "lg" : undefined}
+      >
+        <Lines lines={lines} />
+      </MessageDialog>
+      {failure.dialog(
+        t(`${key}.failed`),
+        explain(synchronize.error, t),
+        <Lines lines={lines} />,
+        lines.length ? "lg" : undefined,
+      )}
     </div>
   );
+}
+
+/** The message lines a synchronisation answers (a contract detail's steps in the identity manager). */
+const linesOf = (body: unknown): string[] => {
+  const details = (body as { details?: unknown } | null)?.details;
+  return Array.isArray(details) ? details.map(String) : [];
+};
+
+function Lines({ lines }: { lines: string[] }) {
+  if (!lines.length) return null;
+  return (
+    <ol className="list-unstyled small font-monospace mt-3 mb-0" data-testid="synchronization-lines">
+      {lines.map((line, i) => (
+        <li key={i} className={line.startsWith("❌") ? "text-danger" : undefined}>
+          {line}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** A contract detail's: its role and path permissions in the workspace's identity manager, step by step. */
+export function SynchronizeContractDetail({ detail }: { detail: Item }) {
+  const can = useCan();
+  return can.update(contractDetails, detail.id) ? <Synchronize kind={contractDetails} item={detail} /> : null;
 }
 
 /** A role's: Permit or Deny its accesses in the authorization registry; needs update permission. */

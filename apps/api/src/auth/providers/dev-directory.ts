@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../../storage/database.ts";
-import { devIdmRoleAssignments, devIdmRoles } from "../../storage/schema.ts";
+import { devIdmPermissions, devIdmRoleAssignments, devIdmRoles } from "../../storage/schema.ts";
 import { checkDemoPassword, demoUsers } from "./dev.ts";
 
 /** A demo user's e-mail address (Keyrock's management sign-in takes the address as its name). */
@@ -17,7 +17,8 @@ const fail = (reply: FastifyReply, status: number, message: string, title: strin
  * management API that Orrery uses for the users of a workspace: so that a workspace wired to it
  * is driven by the same Keyrock client, over HTTP, as a real Keyrock. The users are the demo users
  * (their id is the user name); an application's roles and their holders are kept in the database.
- * Only the demo administrator may manage it, with a token from POST /idm/v1/auth/tokens.
+ * Only the demo administrator may manage it, with a token from POST /idm/v1/auth/tokens. An
+ * application's permissions (each in at most one role) serve contract detail synchronisation.
  */
 export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   const tokens = new Map<string, number>();
@@ -124,6 +125,104 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   };
   app.get(`${base}/applications/:app/users`, { config, schema }, assignmentList);
   app.get(`${base}/applications/:app/users/:user/roles`, { config, schema }, assignmentList);
+
+  app.post(`${base}/applications/:app/permissions`, { config, schema }, async (request, reply) => {
+    if (!managed(request, reply)) return reply;
+    const { app: application } = request.params as { app: string };
+    const p = (request.body as { permission?: Record<string, unknown> } | undefined)?.permission;
+    if (typeof p?.name !== "string" || !p.name)
+      return fail(reply, 400, "Missing parameter name in body request or empty name", "Bad Request");
+    if (typeof p.action !== "string" || typeof p.resource !== "string")
+      return fail(reply, 400, "Missing parameter action or resource in body request", "Bad Request");
+    const permission = {
+      application,
+      id: randomUUID(),
+      name: p.name,
+      action: p.action,
+      resource: p.resource,
+      isRegex: p.is_regex === true,
+    };
+    await db.insert(devIdmPermissions).values(permission);
+    return reply.code(201).send({
+      permission: {
+        id: permission.id,
+        is_internal: false,
+        name: permission.name,
+        action: permission.action,
+        resource: permission.resource,
+        is_regex: permission.isRegex,
+        oauth_client_id: application,
+      },
+    });
+  });
+
+  const permissionWhere = (application: string, id: string) =>
+    and(eq(devIdmPermissions.application, application), eq(devIdmPermissions.id, id));
+
+  app.delete(
+    `${base}/applications/:app/permissions/:permission`,
+    { config, schema },
+    async (request, reply) => {
+      if (!managed(request, reply)) return reply;
+      const { app: application, permission } = request.params as { app: string; permission: string };
+      const removed = await db
+        .delete(devIdmPermissions)
+        .where(permissionWhere(application, permission))
+        .returning();
+      if (!removed.length) return fail(reply, 404, "Permission not found", "Not Found");
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(`${base}/applications/:app/roles/:role/permissions`, { config, schema }, async (request, reply) => {
+    if (!managed(request, reply)) return reply;
+    const { app: application, role } = request.params as { app: string; role: string };
+    const rows = await db
+      .select()
+      .from(devIdmPermissions)
+      .where(and(eq(devIdmPermissions.application, application), eq(devIdmPermissions.roleId, role)));
+    if (!rows.length) return fail(reply, 404, "Assignments not found", "Not Found");
+    return {
+      role_permission_assignments: rows.map((p) => ({
+        id: p.id,
+        is_internal: false,
+        name: p.name,
+        description: null,
+        action: p.action,
+        resource: p.resource,
+        xml: null,
+      })),
+    };
+  });
+
+  app.route({
+    method: ["POST", "PUT"],
+    url: `${base}/applications/:app/roles/:role/permissions/:permission`,
+    config,
+    schema,
+    handler: async (request, reply) => {
+      if (!managed(request, reply)) return reply;
+      const {
+        app: application,
+        role,
+        permission,
+      } = request.params as {
+        app: string;
+        role: string;
+        permission: string;
+      };
+      if (!(await roleIn(application, role))) return fail(reply, 404, "Role not found", "Not Found");
+      const updated = await db
+        .update(devIdmPermissions)
+        .set({ roleId: role })
+        .where(permissionWhere(application, permission))
+        .returning();
+      if (!updated.length) return fail(reply, 404, "Permission not found", "Not Found");
+      return reply
+        .code(201)
+        .send({ role_permission_assignments: { role_id: role, permission_id: permission } });
+    },
+  });
 
   app.route({
     method: ["POST", "PUT", "DELETE"],
