@@ -34,6 +34,7 @@ import { contractHooks } from "./contracts/rules.ts";
 import { wotHooks } from "./wot/rules.ts";
 import { trustHooks } from "./trust/rules.ts";
 import { registerSynchronizeRoutes } from "./trust/synchronize-routes.ts";
+import { registerSiop2Routes } from "./trust/siop2-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
@@ -157,6 +158,7 @@ export async function buildApp(
   registerTemporalRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app, records);
   registerSynchronizeRoutes(app, records);
+  registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).

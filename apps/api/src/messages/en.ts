@@ -17,6 +17,7 @@ export const en = {
   "title.500": "Internal server error",
   "title.501": "Not implemented",
   "title.502": "Bad gateway",
+  "title.503": "Service unavailable",
   "title.504": "Gateway timeout",
   "title.invalid": "The submitted data is invalid",
 
@@ -236,6 +237,11 @@ export const en = {
   "sync.assigning": "Assigning the '{permission}' permission with the name '{name}' to the '{role}' role…",
   "sync.assignFailed":
     "❌ The permission '{permission}' could not be assigned to the role '{role}': {reason}",
+  "siop2.notSiop2":
+    "The workspace's service is not in SIOP-2 mode: there is no verifiable-credential login to it.",
+  "siop2.waiting": "The verifier has not sent the code of this login yet: ask again in a second.",
+  "siop2.unreachable": "The VC verifier {name} could not be reached: {cause}",
+  "siop2.refused": "The VC verifier {name} refused the code ({status}).",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",

@@ -14,6 +14,7 @@ export const fr: Record<MessageCode, string> = {
   "title.500": "Erreur interne du serveur",
   "title.501": "Non implémenté",
   "title.502": "Passerelle incorrecte",
+  "title.503": "Service indisponible",
   "title.504": "Délai de la passerelle dépassé",
   "title.invalid": "Les données envoyées ne sont pas valides",
 
@@ -242,6 +243,12 @@ export const fr: Record<MessageCode, string> = {
   "sync.assigning": "Attribution de la permission « {permission} » nommée « {name} » au rôle « {role} »…",
   "sync.assignFailed":
     "❌ La permission « {permission} » n’a pas pu être attribuée au rôle « {role} » : {reason}",
+  "siop2.notSiop2":
+    "Le service de l’espace de travail n’est pas en mode SIOP-2 : il n’a pas de connexion par attestation vérifiable.",
+  "siop2.waiting":
+    "Le vérificateur n’a pas encore envoyé le code de cette connexion : redemandez dans une seconde.",
+  "siop2.unreachable": "Le vérificateur d’attestations {name} est injoignable : {cause}",
+  "siop2.refused": "Le vérificateur d’attestations {name} a refusé le code ({status}).",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",

@@ -143,6 +143,17 @@ const migrations: Array<{ name: string; sql: string }> = [
       )
     `,
   },
+  {
+    // SIOP-2 logins in flight: the verifier's code for a state, single use, kept a few minutes.
+    name: "0008_siop2_states",
+    sql: `
+      CREATE TABLE siop2_states (
+        state text PRIMARY KEY,
+        code text NOT NULL,
+        expires_at timestamptz NOT NULL
+      )
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -94,6 +94,12 @@ export const devIdmPermissions = pgTable(
   (t) => [primaryKey({ columns: [t.application, t.id] })],
 );
 
+export const siop2States = pgTable("siop2_states", {
+  state: text("state").primaryKey(),
+  code: text("code").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
