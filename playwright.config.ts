@@ -18,6 +18,9 @@ const googleKeyFile = join(dataDir, "google-service-account.json");
 // A fake iSHARE authorization registry; e2e/trust.spec.ts registers it from the file it writes.
 const registryPort = Number(process.env.E2E_REGISTRY_PORT ?? port + 2);
 process.env.E2E_REGISTRY_FILE = join(dataDir, "fake-registry.json");
+// A fake VC verifier (SIOP-2 login), at this port.
+const verifierPort = Number(process.env.E2E_VERIFIER_PORT ?? port + 3);
+process.env.E2E_VERIFIER_PORT = String(verifierPort);
 
 export default defineConfig({
   testDir: "e2e",
@@ -49,6 +52,15 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
       env: { FAKE_REGISTRY_PORT: String(registryPort), FAKE_REGISTRY_FILE: process.env.E2E_REGISTRY_FILE },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "node --import tsx test/fakes/vc-verifier-server.ts",
+      url: `http://127.0.0.1:${verifierPort}/_fake/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_VERIFIER_PORT: String(verifierPort) },
       stdout: "ignore",
       stderr: "pipe",
     },

@@ -113,3 +113,65 @@ test("a policy and a delegation through the registry tool, a role synchronised w
   await expect(lines.locator(".text-danger")).toHaveCount(0);
   await expect(page.locator(".modal-lg")).toBeVisible();
 });
+
+test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls carrying the token", async ({
+  page,
+}) => {
+  await openSupermarket(page);
+  const headers = await bearer(page);
+  const post = async (path: string, data: unknown) => {
+    const res = await page.request.post(path, { headers, data });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const brokers = (await (await page.request.get("/api/context-brokers", { headers })).json()) as Array<{
+    id: string;
+    name: string;
+  }>;
+  const verifier = await post("/api/vc-verifiers", {
+    name: "Fake verifier",
+    did: "did:web:verifier.example.org",
+    scheme: "http",
+    host: "127.0.0.1",
+    port: Number(process.env.E2E_VERIFIER_PORT),
+    implementationName: "fiware-vc-verifier",
+    implementationVersion: "6.0.0",
+  });
+  const list = await post("/api/trusted-issuers-lists", {
+    name: "Issuers",
+    scheme: "http",
+    host: "127.0.0.1",
+    port: 9,
+    implementationName: "fiware-trusted-issuers-list",
+    implementationVersion: "0.4.0",
+  });
+  const service = await post("/api/services", {
+    name: "Gated broker",
+    hasContextBroker: brokers.find((b) => b.name === "Embedded broker")!.id,
+    authorizationRequired: true,
+    authorizationMode: "siop2",
+    hasVCVerifier: verifier,
+    hasTrustedIssuersList: list,
+    clientId: "orrery-gated",
+  });
+  await post("/api/workspaces", {
+    name: "Gated",
+    dataModelName: "gated",
+    hasService: service,
+    contextBrokerTenant: "gated",
+  });
+
+  await page.goto("/workspaces");
+  const [popup] = await Promise.all([
+    page.waitForEvent("popup"),
+    page.getByRole("button", { name: "Log in to Gated with a verifiable credential" }).click(),
+  ]);
+  await expect(popup.getByText("Scan the QR code with your wallet")).toBeVisible();
+  const gated = page.waitForRequest(
+    (r) => r.url().includes("/api/workspace/") && !!r.headers()["gateway-authorization"],
+  );
+  await popup.getByRole("button", { name: "Present credential" }).click();
+  await expect(page).toHaveURL(/\/workspace\/urn/);
+  expect((await gated).headers()["gateway-authorization"]).toMatch(/^Bearer vc\./);
+  await expect(page.getByRole("link", { name: "Gated" })).toBeVisible();
+});

@@ -35,7 +35,7 @@ const originOf = (url: string) => {
 /**
  * Security headers on every answer (helmet): a Content-Security-Policy that fits the console (its
  * own scripts, and only the hashed inline start-up script; no framing by anyone), nosniff, no
- * referrer (the login callback carries a token in its query). And CORS for consoles served from
+ * referrer (the login callback carries a token in its query), popups kept by their opener. And CORS for consoles served from
  * another origin (CORS_ORIGINS, none by default), whose preflights need no login.
  */
 export async function registerHttpHeaders(app: FastifyInstance, config: Config): Promise<void> {
@@ -65,6 +65,9 @@ export async function registerHttpHeaders(app: FastifyInstance, config: Config):
     referrerPolicy: { policy: "no-referrer" },
     strictTransportSecurity: config.publicUrl.startsWith("https:") ? { maxAge: 31536000 } : false,
     crossOriginResourcePolicy: { policy: "same-site" },
+    // The SIOP-2 login polls while its popup on the VC verifier is open: the console keeps its
+    // opener reference (same-origin would cut it, and the popup would read as closed at once).
+    crossOriginOpenerPolicy: { policy: "same-origin-allow-popups" },
   });
   await app.register(cors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,

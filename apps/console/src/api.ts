@@ -1,5 +1,6 @@
 import { getSession, setSession } from "./session.ts";
 import { takeEarly } from "./startup.ts";
+import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
 /** A failed call: the server's problem+json body (or an empty object), as the spec says to rethrow it. */
 export class ApiError extends Error {
@@ -46,6 +47,7 @@ export async function call<T>(
         "accept-language": document.documentElement.lang || "en",
         ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
         ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
+        ...gatewayHeaders(path),
         ...options.headers,
       },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,

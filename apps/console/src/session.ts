@@ -1,4 +1,5 @@
 // No React here: the start-up script inlined in index.html (start-early.ts) reads the session too.
+import { forgetGatewayTokens } from "./trust/gatewayTokens.ts";
 
 /**
  * The spec's session: access token, token type and expiry. Kept in localStorage: a reload, a new
@@ -31,7 +32,10 @@ export function getSession(): Session | null {
 export function setSession(session: Session | null): void {
   current = session;
   if (session) localStorage.setItem(KEY, JSON.stringify(session));
-  else localStorage.removeItem(KEY);
+  else {
+    localStorage.removeItem(KEY);
+    forgetGatewayTokens();
+  }
   listeners.forEach((l) => l());
 }
 

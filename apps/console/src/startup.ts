@@ -1,4 +1,5 @@
 import { getSession } from "./session.ts";
+import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
 type Early = Map<string, { response: Promise<Response>; at: number }>;
 declare global {
@@ -57,7 +58,7 @@ export function startEarly(viewCode: readonly string[] = []): void {
   if (!session) return;
   const headers = { accept: "application/json", authorization: `${session.tokenType} ${session.token}` };
   const ask = (url: string) => {
-    const response = fetch(url, { headers });
+    const response = fetch(url, { headers: { ...headers, ...gatewayHeaders(url) } });
     response.catch(() => undefined); // the call that takes it sees the failure
     early.set(url, { response, at: Date.now() });
   };

@@ -3,6 +3,7 @@ import { properties, types } from "@orrery/model";
 import { ApiError, call, get } from "../api.ts";
 import { getSession } from "../session.ts";
 import { takeEarly } from "../startup.ts";
+import { gatewayHeaders } from "../trust/gatewayTokens.ts";
 import { useList } from "../resources/queries.ts";
 import type { Attribute, Entity, PropertyRecord, TypeRecord } from "./entityModel.ts";
 
@@ -50,7 +51,7 @@ export interface EntityPage {
 export async function fetchEntities(ws: string, query: Record<string, string>): Promise<EntityPage> {
   const url = `/api${paths.entities(ws)}?${new URLSearchParams(query)}`;
   const response = await (takeEarly(url) ??
-    fetch(url, { headers: { accept: "application/json", ...authorization() } }));
+    fetch(url, { headers: { accept: "application/json", ...authorization(url) } }));
   if (!response.ok) throw await apiError(response);
   const total = response.headers.get("x-total-count");
   return {
@@ -61,14 +62,15 @@ export async function fetchEntities(ws: string, query: Record<string, string>): 
 }
 
 /**
- * The bearer header of the session and the console's language (the API writes its messages in it),
- * for the calls call() cannot make (headers read, CSV, streams, files).
+ * The bearer header of the session, the console's language (the API writes its messages in it) and
+ * a workspace's SIOP-2 token, for the calls call() cannot make (headers read, CSV, streams, files).
  */
-export function authorization(): Record<string, string> {
+export function authorization(url: string): Record<string, string> {
   const session = getSession();
   return {
     "accept-language": document.documentElement.lang || "en",
     ...(session ? { authorization: `${session.tokenType} ${session.token}` } : {}),
+    ...gatewayHeaders(url),
   };
 }
 

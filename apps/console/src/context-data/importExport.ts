@@ -42,7 +42,7 @@ export async function sendImport(
   const response = await fetch(`/api${paths.entities(ws)}/import?${query}`, {
     method: "POST",
     headers: {
-      ...authorization(),
+      ...authorization(paths.entities(ws)),
       accept: options.dryRun ? "application/json" : "application/x-ndjson, application/json",
       "content-type": "csv" in source ? "text/csv" : "application/json",
     },
@@ -77,7 +77,7 @@ export async function sendImport(
 export async function downloadCsv(ws: string, typeId: string, typeName: string, bom: boolean) {
   const query = new URLSearchParams({ typeId, ...(bom ? { bom: "true" } : {}) });
   const response = await fetch(`/api${paths.entities(ws)}/export?${query}`, {
-    headers: { ...authorization(), accept: "text/csv" },
+    headers: { ...authorization(paths.entities(ws)), accept: "text/csv" },
   });
   if (!response.ok) throw await apiError(response);
   const blob = await response.blob();

@@ -11,11 +11,12 @@ import { recordKeys, type Item } from "../resources/queries.ts";
 import { routeTo } from "../routes.ts";
 import { contextFileUrl } from "./GenerateDataModel.tsx";
 import { closeWorkspace, openWorkspace, useOpenWorkspaces } from "./openWorkspaces.ts";
+import { Siop2Login, useSiop2 } from "../trust/Siop2Login.tsx";
 
 /**
  * Open (→) or close (✕). Opening loads what the workspace view needs (types and properties, the
  * kinds that exist so far), marks the workspace open in the second bar and shows its view; closing
- * only takes it off the bar. (The SIOP2 QR variant comes with the trust issue.)
+ * only takes it off the bar. A workspace behind a VC verifier is opened by its SIOP-2 login (QR).
  */
 function OpenToggle({ workspace }: { workspace: Item }) {
   const { t } = useTranslation();
@@ -24,6 +25,7 @@ function OpenToggle({ workspace }: { workspace: Item }) {
   const can = useCan();
   const [opening, setOpening] = useState(false);
   const isOpen = useOpenWorkspaces().some((w) => w.id === workspace.id);
+  const siop2 = useSiop2(workspace);
   const open = async () => {
     setOpening(true);
     // A refused or failing list shows its error in the view; opening goes on.
@@ -50,6 +52,8 @@ function OpenToggle({ workspace }: { workspace: Item }) {
     >
       ✕
     </Button>
+  ) : siop2 ? (
+    <Siop2Login workspace={workspace} onLoggedIn={() => void open()} />
   ) : (
     <Button
       size="sm"
