@@ -21,6 +21,9 @@ process.env.E2E_REGISTRY_FILE = join(dataDir, "fake-registry.json");
 // A fake VC verifier (SIOP-2 login), at this port.
 const verifierPort = Number(process.env.E2E_VERIFIER_PORT ?? port + 3);
 process.env.E2E_VERIFIER_PORT = String(verifierPort);
+// A fake FIWARE trusted issuers list (contract synchronisation), at this port.
+const tilPort = Number(process.env.E2E_TIL_PORT ?? port + 4);
+process.env.E2E_TIL_PORT = String(tilPort);
 
 export default defineConfig({
   testDir: "e2e",
@@ -61,6 +64,15 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 30_000,
       env: { FAKE_VERIFIER_PORT: String(verifierPort) },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "node --import tsx test/fakes/trusted-issuers-list-server.ts",
+      url: `http://127.0.0.1:${tilPort}/_fake/issuers`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FAKE_TIL_PORT: String(tilPort) },
       stdout: "ignore",
       stderr: "pipe",
     },

@@ -114,7 +114,7 @@ test("a policy and a delegation through the registry tool, a role synchronised w
   await expect(page.locator(".modal-lg")).toBeVisible();
 });
 
-test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls carrying the token", async ({
+test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls carrying the token; its contract goes to the trusted issuers list", async ({
   page,
 }) => {
   await openSupermarket(page);
@@ -141,7 +141,7 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
     name: "Issuers",
     scheme: "http",
     host: "127.0.0.1",
-    port: 9,
+    port: Number(process.env.E2E_TIL_PORT),
     implementationName: "fiware-trusted-issuers-list",
     implementationVersion: "0.4.0",
   });
@@ -154,11 +154,18 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
     hasTrustedIssuersList: list,
     clientId: "orrery-gated",
   });
-  await post("/api/workspaces", {
+  const workspace = await post("/api/workspaces", {
     name: "Gated",
     dataModelName: "gated",
     hasService: service,
     contextBrokerTenant: "gated",
+  });
+  const contract = await post(`/api/workspace/${workspace}/contracts`, {
+    stakeholderDid: "did:web:visitor.example.org",
+    stakeholderName: "Visitor",
+    validFromTime: 1_767_225_600,
+    validToTime: 1_798_761_600,
+    verifiableCredentialType: "VisitorCredential",
   });
 
   await page.goto("/workspaces");
@@ -174,4 +181,14 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
   await expect(page).toHaveURL(/\/workspace\/urn/);
   expect((await gated).headers()["gateway-authorization"]).toMatch(/^Bearer vc\./);
   await expect(page.getByRole("link", { name: "Gated" })).toBeVisible();
+
+  // Its service is in SIOP-2 mode: a contract goes to the trusted issuers list.
+  await page.goto(`/workspace/${encodeURIComponent(workspace)}/contracts/${encodeURIComponent(contract)}`);
+  await page.getByRole("button", { name: en.synchronization.contracts.button }).click();
+  await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
+  await expect(page.getByRole("dialog", { name: en.common.successTitle })).toBeVisible();
+  const til = await page.request.get(`http://127.0.0.1:${process.env.E2E_TIL_PORT}/_fake/issuers`);
+  expect(((await til.json()) as Array<{ did: string }>).map((i) => i.did)).toContain(
+    "did:web:visitor.example.org",
+  );
 });

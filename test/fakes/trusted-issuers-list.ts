@@ -9,7 +9,7 @@ export interface FakeTrustedIssuersList extends Listening {
   readonly issuers: Map<string, { did: string; credentials: unknown[] }>;
 }
 
-export async function startFakeTrustedIssuersList(): Promise<FakeTrustedIssuersList> {
+export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrustedIssuersList> {
   const issuers = new Map<string, { did: string; credentials: unknown[] }>();
   const problem = (status: number, title: string, detail: string) => ({
     type: `https://httpstatuses.io/${status}`,
@@ -57,7 +57,9 @@ export async function startFakeTrustedIssuersList(): Promise<FakeTrustedIssuersL
       res.writeHead(204).end();
       return;
     }
+    if (req.method === "GET" && url.pathname === "/_fake/issuers")
+      return sendJson(res, 200, [...issuers.values()]);
     return sendJson(res, 404, problem(404, "Not Found", url.pathname));
-  });
+  }, port);
   return { ...server, issuers };
 }
