@@ -58,6 +58,15 @@ test("a policy and a delegation through the registry tool, a role synchronised w
   await page.getByLabel(tools.chooseRegistry, { exact: true }).selectOption({ label: "Fake AR" });
   await page.getByLabel(tools.chooseGrant, { exact: true }).selectOption({ label: "Orrery test grant" });
   await page.getByRole("button", { name: tools.createPolicy }).click();
+  // The guided side writes the JSON: a Supermarket type, Deny then Permit.
+  await page.getByLabel(tools.builder.workspace).selectOption({ label: "Supermarket" });
+  await page.getByLabel(tools.builder.type).selectOption({ label: "Shelf" });
+  await page.getByLabel(en.synchronization.deny).check();
+  await page.getByLabel(en.synchronization.permit).check();
+  const json = page.getByLabel(tools.delegationEvidence, { exact: true });
+  await expect(json).toHaveValue(/"type": "Shelf"/);
+  await expect(json).toHaveValue(/"effect": "Permit"/);
+  await expect(json).toHaveValue(/^\{\n {4}"delegationEvidence": \{\n {8}"notBefore"/);
   await page.getByRole("button", { name: tools.create, exact: true }).click();
   const done = page.getByRole("dialog", { name: en.common.successTitle });
   await expect(done).toContainText(tools.policyCreated);
@@ -154,11 +163,12 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
     hasTrustedIssuersList: list,
     clientId: "orrery-gated",
   });
+  const suffix = Date.now().toString(36);
   const workspace = await post("/api/workspaces", {
-    name: "Gated",
-    dataModelName: "gated",
+    name: `Gated ${suffix}`,
+    dataModelName: `gated-${suffix}`,
     hasService: service,
-    contextBrokerTenant: "gated",
+    contextBrokerTenant: `gated${suffix}`,
   });
   const contract = await post(`/api/workspace/${workspace}/contracts`, {
     stakeholderDid: "did:web:visitor.example.org",
@@ -171,7 +181,7 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
   await page.goto("/workspaces");
   const [popup] = await Promise.all([
     page.waitForEvent("popup"),
-    page.getByRole("button", { name: "Log in to Gated with a verifiable credential" }).click(),
+    page.getByRole("button", { name: `Log in to Gated ${suffix} with a verifiable credential` }).click(),
   ]);
   await expect(popup.getByText("Scan the QR code with your wallet")).toBeVisible();
   const gated = page.waitForRequest(
@@ -180,7 +190,7 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
   await popup.getByRole("button", { name: "Present credential" }).click();
   await expect(page).toHaveURL(/\/workspace\/urn/);
   expect((await gated).headers()["gateway-authorization"]).toMatch(/^Bearer vc\./);
-  await expect(page.getByRole("link", { name: "Gated" })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Gated ${suffix}` })).toBeVisible();
 
   // Its service is in SIOP-2 mode: a contract goes to the trusted issuers list.
   await page.goto(`/workspace/${encodeURIComponent(workspace)}/contracts/${encodeURIComponent(contract)}`);

@@ -62,9 +62,14 @@ describe("translation catalogues", () => {
   it("hold every key the source uses, and no key that nothing uses", () => {
     const code = sources(join(import.meta.dirname, "../src"));
     const literal = [...code.matchAll(/\bt\(\s*"([a-zA-Z0-9_.-]+)"/g)].map((m) => m[1]!);
-    const prefixed = [...code.matchAll(/\btt\(\s*"([a-zA-Z0-9_.-]+)"/g)].map(
-      (m) => `tools.authorizationRegistries.${m[1]}`,
-    );
+    const prefixed = [
+      ...[...code.matchAll(/\btt\(\s*"([a-zA-Z0-9_.-]+)"/g)].map(
+        (m) => `tools.authorizationRegistries.${m[1]}`,
+      ),
+      ...[...code.matchAll(/\btb\(\s*"([a-zA-Z0-9_.-]+)"/g)].map(
+        (m) => `tools.authorizationRegistries.builder.${m[1]}`,
+      ),
+    ];
     const used = new Set([...literal, ...prefixed, ...modelKeys()]);
     // A key with a count is written in its plural forms (key_one, key_other).
     const plural = (k: string) => ["one", "other"].map((form) => `${k}_${form}`);

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/model";
@@ -9,8 +9,7 @@ import { JsonTree } from "../errors/JsonTree.tsx";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { useList, type Item } from "../resources/queries.ts";
-
-type Operation = "request-delegation" | "create-policy";
+import { PolicyBuilder, type Operation } from "./PolicyBuilder.tsx";
 
 /** Example bodies in the iSHARE shapes, for the user to edit. */
 function template(operation: Operation, registry?: Item, grant?: Item): unknown {
@@ -70,6 +69,7 @@ export default function AuthorizationRegistryTool() {
       }),
   });
 
+  const setText = useCallback((text: string) => setDialog((d) => (d ? { ...d, text } : d)), []);
   const open = (operation: Operation) =>
     setDialog({ operation, text: JSON.stringify(template(operation, registry, grant), null, 4) });
   const submit = () => {
@@ -168,7 +168,7 @@ export default function AuthorizationRegistryTool() {
       <Modal
         show={dialog !== null}
         onHide={() => setDialog(null)}
-        size="lg"
+        size="xl"
         aria-labelledby="json-dialog-title"
       >
         <Modal.Header closeButton closeLabel={t("common.close")}>
@@ -177,18 +177,32 @@ export default function AuthorizationRegistryTool() {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Label htmlFor="json-text">
-            {dialog?.operation === "create-policy" ? tt("delegationEvidence") : tt("delegationRequest")}
-          </Form.Label>
-          <Form.Control
-            id="json-text"
-            as="textarea"
-            rows={16}
-            className="font-monospace small"
-            value={dialog?.text ?? ""}
-            onChange={(e) => setDialog((d) => (d ? { ...d, text: e.target.value } : d))}
-            autoFocus
-          />
+          <Row className="g-3">
+            <Col lg={5}>
+              {dialog && (
+                <PolicyBuilder
+                  operation={dialog.operation}
+                  registry={registry}
+                  grant={grant}
+                  onJson={setText}
+                />
+              )}
+            </Col>
+            <Col lg={7}>
+              <Form.Label htmlFor="json-text">
+                {dialog?.operation === "create-policy" ? tt("delegationEvidence") : tt("delegationRequest")}
+              </Form.Label>
+              <Form.Control
+                id="json-text"
+                as="textarea"
+                rows={22}
+                className="font-monospace small"
+                value={dialog?.text ?? ""}
+                onChange={(e) => setText(e.target.value)}
+                autoFocus
+              />
+            </Col>
+          </Row>
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={() => setDialog(null)}>
