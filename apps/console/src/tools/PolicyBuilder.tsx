@@ -95,18 +95,21 @@ export function PolicyBuilder(props: {
     setC((old) => ({ ...old, ...patch }));
   };
   const id = (name: string) => `builder-${name}`;
+  const text = (field: "accessSubject" | "identifiers" | "attributes", label: string) => (
+    <Form.Group className="mb-2">
+      <Form.Label htmlFor={id(field)}>{label}</Form.Label>
+      <Form.Control
+        id={id(field)}
+        size="sm"
+        value={c[field]}
+        onChange={(e) => set({ [field]: e.target.value })}
+      />
+    </Form.Group>
+  );
   return (
     <fieldset>
       <legend className="h6">{tb("title")}</legend>
-      <Form.Group className="mb-2">
-        <Form.Label htmlFor={id("subject")}>{tb("accessSubject")}</Form.Label>
-        <Form.Control
-          id={id("subject")}
-          size="sm"
-          value={c.accessSubject}
-          onChange={(e) => set({ accessSubject: e.target.value })}
-        />
-      </Form.Group>
+      {text("accessSubject", tb("accessSubject"))}
       <Form.Group className="mb-2">
         <Form.Label htmlFor={id("workspace")}>{tb("workspace")}</Form.Label>
         <Form.Select
@@ -134,24 +137,8 @@ export function PolicyBuilder(props: {
           ))}
         </Form.Select>
       </Form.Group>
-      <Form.Group className="mb-2">
-        <Form.Label htmlFor={id("identifiers")}>{tb("identifiers")}</Form.Label>
-        <Form.Control
-          id={id("identifiers")}
-          size="sm"
-          value={c.identifiers}
-          onChange={(e) => set({ identifiers: e.target.value })}
-        />
-      </Form.Group>
-      <Form.Group className="mb-2">
-        <Form.Label htmlFor={id("attributes")}>{tb("attributes")}</Form.Label>
-        <Form.Control
-          id={id("attributes")}
-          size="sm"
-          value={c.attributes}
-          onChange={(e) => set({ attributes: e.target.value })}
-        />
-      </Form.Group>
+      {text("identifiers", tb("identifiers"))}
+      {text("attributes", tb("attributes"))}
       <Form.Group className="mb-2" role="group" aria-label={tb("actions")}>
         <div className="form-label">{tb("actions")}</div>
         {actionList.map((a) => (
