@@ -29,6 +29,8 @@ export async function registerConsole(
       signInProblem: signIn.signInProblem ?? null,
       // Where the browser goes after signing out, to end the identity manager's own session too.
       signOutUrl: signIn.signOutUrl ?? null,
+      // Where a VC verifier calls the API back after a SIOP-2 login (the same address the poll names at /token).
+      siop2CallbackUrl: `${config.publicUrl}/api/siop2/callback`,
     }),
   );
   const distDir = config.consoleDir;

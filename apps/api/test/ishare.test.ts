@@ -162,6 +162,7 @@ describe(`iSHARE authorization registry (${driver})`, () => {
   it("answers the registry's refusals as 502 problems carrying its status and body", async () => {
     const issuer = await proxy("create-policy", evidence({ policyIssuer: "EU.EORI.NLSOMEONE" }));
     expect(issuer.status).toBe(502);
+    expect(issuer.body.detail).toContain("Invalid value for policyIssuer: EU.EORI.NLSOMEONE");
     expect(issuer.body).toMatchObject({
       code: "registry.refused",
       registryStatus: 422,

@@ -56,6 +56,8 @@ export interface ConsoleSettings {
   signInProblem?: string | null;
   /** Where the browser ends the identity manager's own session after signing out. */
   signOutUrl?: string | null;
+  /** The API's SIOP-2 callback, for a VC verifier (its public address). */
+  siop2CallbackUrl?: string;
 }
 
 export function useConsoleConfig() {

@@ -195,8 +195,7 @@ export const en = {
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
   "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
-  "registry.refused":
-    "The authorization registry {name} refused the {step} request ({status}); its answer is in registryBody.",
+  "registry.refused": "The authorization registry {name} refused the {step} request ({status}): {reason}",
   "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":
@@ -207,7 +206,7 @@ export const en = {
   "contracts.notSiop2":
     "Contracts are synchronised with the trusted issuers list of a service in SIOP-2 mode: the workspace's service is not.",
   "til.unreachable": "The trusted issuers list {name} could not be reached: {cause}",
-  "til.refused": "The trusted issuers list {name} refused the issuer ({status}); its answer is in tilBody.",
+  "til.refused": "The trusted issuers list {name} refused the issuer ({status}): {reason}",
   "contractDetail.syncNoRoleScopeName":
     "The contract detail has no role scope name: it names the role in the identity manager.",
   "contractDetail.syncNoScope":

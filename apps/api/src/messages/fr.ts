@@ -199,8 +199,7 @@ export const fr: Record<MessageCode, string> = {
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
-  "registry.refused":
-    "Le registre d’autorisations {name} a refusé la demande {step} ({status}) ; sa réponse est dans registryBody.",
+  "registry.refused": "Le registre d’autorisations {name} a refusé la demande {step} ({status}) : {reason}",
   "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
@@ -212,8 +211,7 @@ export const fr: Record<MessageCode, string> = {
   "contracts.notSiop2":
     "Les contrats se synchronisent avec la liste des émetteurs de confiance d’un service en mode SIOP-2 : le service de l’espace de travail ne l’est pas.",
   "til.unreachable": "La liste des émetteurs de confiance {name} est injoignable : {cause}",
-  "til.refused":
-    "La liste des émetteurs de confiance {name} a refusé l’émetteur ({status}) ; sa réponse est dans tilBody.",
+  "til.refused": "La liste des émetteurs de confiance {name} a refusé l’émetteur ({status}) : {reason}",
   "contractDetail.syncNoRoleScopeName":
     "Le détail de contrat n’a pas de nom de portée de rôle : c’est le nom du rôle dans le gestionnaire d’identité.",
   "contractDetail.syncNoScope":

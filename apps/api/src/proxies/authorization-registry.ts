@@ -46,9 +46,19 @@ export function registryProblem(err: unknown, registry: Registry): never {
   throw problem(
     502,
     "registry.refused",
-    { name: registry.name, step: err.step, status: err.status },
+    { name: registry.name, step: err.step, status: err.status, reason: reasonOf(err.body) },
     { registryStatus: err.status, registryBody: err.body ?? null },
   );
+}
+
+/** What a peer's error body says, in one line: its description, error or detail, else the body itself. */
+export function reasonOf(body: unknown): string {
+  if (typeof body === "string") return body.slice(0, 300);
+  const b = (body ?? {}) as Record<string, unknown>;
+  const said = [b.error_description, b.error, b.detail, b.title, b.summary].find(
+    (v) => typeof v === "string",
+  );
+  return String(said ?? JSON.stringify(body ?? null)).slice(0, 300);
 }
 
 /**

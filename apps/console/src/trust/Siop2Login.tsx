@@ -6,7 +6,7 @@ import { ApiError } from "../api.ts";
 import { QrIcon } from "../app/icons.tsx";
 import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { explain } from "../errors/ErrorAlert.tsx";
-import { useCan } from "../permissions.ts";
+import { useCan, useConsoleConfig } from "../permissions.ts";
 import { useList, type Item } from "../resources/queries.ts";
 import { setGatewayToken } from "./gatewayTokens.ts";
 
@@ -37,6 +37,7 @@ const base = (v: Item) =>
 export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLoggedIn: () => void }) {
   const { t } = useTranslation();
   const siop2 = useSiop2(workspace);
+  const settings = useConsoleConfig().data;
   const failure = useFailureDialog();
   const [error, setError] = useState<unknown>();
   const [waiting, setWaiting] = useState(false);
@@ -52,7 +53,7 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
     login.search = new URLSearchParams({
       state,
       client_id: siop2.clientId,
-      client_callback: `${window.location.origin}/api/siop2/callback`,
+      client_callback: settings?.siop2CallbackUrl ?? `${window.location.origin}/api/siop2/callback`,
     }).toString();
     const popup = window.open(login.toString(), "orrery-siop2", "width=500,height=500");
     const started = Date.now();
