@@ -13,11 +13,10 @@ import {
   types,
 } from "@orrery/model";
 import type { Config } from "../config.ts";
-import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { languageOf, say, type MessageCode, type Params } from "../messages/say.ts";
 import { KeyrockFailure, keyrockManagement, type KeyrockManagement } from "../auth/keyrock-management.ts";
-import { address } from "../context-data/broker-access.ts";
+import { address, viaBroker } from "../context-data/broker-access.ts";
 import { Problem, notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
