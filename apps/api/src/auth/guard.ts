@@ -15,7 +15,7 @@ declare module "fastify" {
 }
 
 /** A path parameter as it stands in a served path: decoded, with the characters that would change the path's shape escaped. */
-const asSegment = (value: string, wildcard: boolean) =>
+export const asSegment = (value: string, wildcard = false) =>
   value.replace(wildcard ? /[%?#]/g : /[%/?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**

@@ -1,10 +1,12 @@
+import { PEER_TIMEOUT_MS, unreachableCause } from "../peers.ts";
+
 /**
  * Calls to FIWARE Keyrock, shared by the sign-in provider and the users of a workspace: one fetch
  * with a bounded time, Keyrock's error bodies read, and the management API (/v1) with one
  * management token per account, reused until shortly before it expires and released on close.
  */
 
-export const KEYROCK_TIMEOUT_MS = 10_000;
+export const KEYROCK_TIMEOUT_MS = PEER_TIMEOUT_MS;
 
 /** A Keyrock call that failed: `status` is undefined when Keyrock could not be reached. */
 export class KeyrockFailure extends Error {
@@ -42,8 +44,7 @@ export async function keyrockFetch(
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    throw new KeyrockFailure(what, undefined, cause);
+    throw new KeyrockFailure(what, undefined, unreachableCause(err));
   }
   if (!response.ok && response.status !== 404)
     throw new KeyrockFailure(what, response.status, await reasonOf(response));

@@ -1,5 +1,6 @@
 import { X509Certificate, createPrivateKey, createPublicKey, randomUUID } from "node:crypto";
 import { SignJWT, compactVerify, decodeJwt, decodeProtectedHeader, importX509 } from "jose";
+import { PeerUnreachable, callPeer } from "../peers.ts";
 
 /** A registered authorization registry and the grant Orrery signs in with (their records' data). */
 export interface Registry {
@@ -18,8 +19,6 @@ export interface RegistryGrant {
   certificates: string[];
   privateKey: string;
 }
-
-export const ISHARE_TIMEOUT_MS = 10_000;
 
 /** A registry that refused or could not be reached: its status (none when unreachable) and body. */
 export class RegistryFailure extends Error {
@@ -80,25 +79,11 @@ export async function clientAssertion(grant: RegistryGrant, audience: string): P
 const base = (r: Registry) => `${r.scheme}://${r.host}:${r.port}${r.path ?? ""}`.replace(/\/$/, "");
 
 async function send(step: RegistryFailure["step"], url: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(ISHARE_TIMEOUT_MS) });
-  } catch (err) {
-    throw new RegistryFailure(
-      step,
-      undefined,
-      (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name,
-    );
-  }
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // the registry's text as it is
-  }
-  if (!response.ok) throw new RegistryFailure(step, response.status, body);
-  return { status: response.status, body };
+  const answer = await callPeer(url, init).catch((err: unknown) => {
+    throw err instanceof PeerUnreachable ? new RegistryFailure(step, undefined, err.cause) : err;
+  });
+  if (!answer.ok) throw new RegistryFailure(step, answer.status, answer.body);
+  return { status: answer.status, body: answer.body };
 }
 
 /** An access token from the registry (client credentials with the client assertion). */

@@ -9,10 +9,10 @@ import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { siop2States } from "../storage/schema.ts";
+import { PeerUnreachable, callPeer } from "../peers.ts";
 
 /** How long the verifier's code waits for the console's poll. */
 const CODE_LIFETIME_MS = 5 * 60_000;
-const TIMEOUT_MS = 10_000;
 
 /**
  * SIOP-2 login to a workspace whose service is behind a FIWARE VC verifier (spec section 7; the
@@ -70,25 +70,24 @@ export function registerSiop2Routes(
         .returning();
       if (!found) throw problem(503, "siop2.waiting");
       const name = String(verifier.data.name);
-      let response: Response;
-      try {
-        response = await fetch(`${address(verifier.data).replace(/\/$/, "")}/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({
-            grant_type: "authorization_code",
-            code: found.code,
-            redirect_uri: callbackUrl,
-          }),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-      } catch (err) {
-        const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-        throw problem(502, "siop2.unreachable", { name, cause });
-      }
-      const body = (await response.json().catch(() => ({}))) as { access_token?: unknown };
-      if (!response.ok || typeof body.access_token !== "string")
-        throw problem(502, "siop2.refused", { name, status: response.status }, { verifierBody: body });
+      const answer = await callPeer(`${address(verifier.data).replace(/\/$/, "")}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: found.code,
+          redirect_uri: callbackUrl,
+        }),
+      }).catch((err: unknown) => {
+        throw err instanceof PeerUnreachable
+          ? problem(502, "siop2.unreachable", { name, cause: err.cause })
+          : err;
+      });
+      const body = (typeof answer.body === "object" && answer.body !== null ? answer.body : {}) as {
+        access_token?: unknown;
+      };
+      if (!answer.ok || typeof body.access_token !== "string")
+        throw problem(502, "siop2.refused", { name, status: answer.status }, { verifierBody: body });
       return reply.type("text/plain").header("cache-control", "no-store").send(body.access_token);
     },
   );

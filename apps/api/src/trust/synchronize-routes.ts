@@ -17,7 +17,8 @@ import { address } from "../context-data/broker-access.ts";
 import { registryAndGrant, registryProblem } from "../proxies/authorization-registry.ts";
 import { notFound, problem } from "../problems.ts";
 import { toItem, type Records } from "../resources/records.ts";
-import { ISHARE_TIMEOUT_MS, createPolicy } from "./ishare.ts";
+import { PeerUnreachable, callPeer } from "../peers.ts";
+import { createPolicy } from "./ishare.ts";
 
 /** iSHARE's license of the policies Orrery writes (the original's, and i4Trust's). */
 const LICENSE = "ISHARE.0001";
@@ -154,29 +155,15 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
   );
 }
 
-/** A JSON call to a peer; its status and body, or a 502 problem when it cannot be reached. */
-async function peerJson(url: string, method: string, body: unknown, name: string) {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(ISHARE_TIMEOUT_MS),
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    throw problem(502, "til.unreachable", { name, cause });
-  }
-  const text = await response.text();
-  let parsed: unknown = text || null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // its text as it is
-  }
-  return { status: response.status, body: parsed };
-}
+/** A JSON call to a trusted issuers list; its status and body, or a 502 problem when it cannot be reached. */
+const peerJson = (url: string, method: string, body: unknown, name: string) =>
+  callPeer(url, {
+    method,
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  }).catch((err: unknown) => {
+    throw err instanceof PeerUnreachable ? problem(502, "til.unreachable", { name, cause: err.cause }) : err;
+  });
 
 const listProblem = (name: string, answer: { status: number; body: unknown }) =>
   problem(

@@ -15,6 +15,7 @@ import {
 import type { Config } from "../config.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { languageOf, say, type MessageCode, type Params } from "../messages/say.ts";
+import { asSegment } from "../auth/guard.ts";
 import { KeyrockFailure, keyrockManagement, type KeyrockManagement } from "../auth/keyrock-management.ts";
 import { address, viaBroker } from "../context-data/broker-access.ts";
 import { Problem, notFound, problem } from "../problems.ts";
@@ -37,10 +38,6 @@ interface Directory {
   name: string;
   account: string;
 }
-
-/** The path segment of an id as the router serves it (see servedPath). */
-const segment = (id: string) =>
-  id.replace(/[%/?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The users of a workspace (spec section 7): read and changed in the application of the workspace's
@@ -120,14 +117,14 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
   /** Assigning or removing a role: update permission on a contract detail of the workspace naming it. */
   async function mayChange(request: FastifyRequest, workspaceId: string, roleName: string) {
     const permissions = request.session!.permissions;
-    const base = `/api/workspace/${segment(workspaceId)}/contract-details`;
+    const base = `/api/workspace/${asSegment(workspaceId)}/contract-details`;
     if (!isAllowed(permissions, "GET", base))
       throw problem(403, "auth.forbidden", { method: request.method, path: base });
     const naming = (await records.list(contractDetails, workspaceId)).filter(
       (d) => d.roleScopeName === roleName,
     );
     if (!naming.length) throw problem(404, "users.roleNotInContracts", { role: roleName });
-    if (!naming.some((d) => isAllowed(permissions, "PUT", `${base}/${segment(d.id)}`)))
+    if (!naming.some((d) => isAllowed(permissions, "PUT", `${base}/${asSegment(d.id)}`)))
       throw problem(403, "users.forbidden", { role: roleName });
   }
 
