@@ -1,13 +1,15 @@
 import { expect, test, type Page } from "@playwright/test";
 import { platformKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { samplePayload, sampleSecrets } from "../test/samples/platform.ts";
-import { en, label, signIn } from "./support.ts";
+import { bearer, en, label, signIn } from "./support.ts";
 
 /** The demo records a form's references pick, by name. */
 const demo: Record<string, string> = {
   "context-brokers": "Embedded broker",
   "identity-managers": "Keyrock (example)",
   "identity-manager-grants": "Orrery client credentials (example)",
+  // Not a demo record: registered before a registry grant is made for it (see below).
+  "authorization-registries": "E2E registry of the grant",
 };
 
 /** What a user types for each kind: the shared samples, named for this test. */
@@ -63,6 +65,16 @@ test.describe("every platform kind through the UI", () => {
       await page.getByRole("button", { name: en.app.administration }).click();
       await page.getByRole("link", { name: names.many, exact: true }).click();
       await expect(page.getByRole("heading", { name: names.many })).toBeVisible();
+      // A registry grant is made for a registry, and the demo has none: one is registered first.
+      if (kind.kind === "authorization-registry-grants")
+        expect(
+          (
+            await page.request.post("/api/authorization-registries", {
+              headers: await bearer(page),
+              data: { ...samples["authorization-registries"], name: demo["authorization-registries"] },
+            })
+          ).status(),
+        ).toBe(201);
       await page.getByRole("link", { name: `${en.common.create}: ${names.one}` }).click();
       await fill(page, kind, values);
       await page.getByRole("button", { name: en.common.create, exact: true }).click();
@@ -133,7 +145,11 @@ test.describe("every platform kind through the UI", () => {
     await fill(
       page,
       platformKinds.find((k) => k.kind === "authorization-registry-grants")!,
-      { ...samples["authorization-registry-grants"], name: "Tool grant" },
+      {
+        ...samples["authorization-registry-grants"],
+        name: "Tool grant",
+        hasAuthorizationRegistry: "Tool AR",
+      },
     );
     await page.getByRole("button", { name: en.common.create, exact: true }).click();
     await expect(page.getByRole("heading", { name: "Tool grant" })).toBeVisible();

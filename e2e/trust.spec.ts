@@ -5,9 +5,11 @@ import { bearer, en, label, openSupermarket } from "./support.ts";
 /*
  * The trust flows against the fake iSHARE authorization registry that playwright.config.ts starts
  * (it checks client assertions and certificate chains as a real one does): the registry and a grant
- * registered, a policy created and a delegation requested in the tool, then the Supermarket's
- * "Logistics partner" role synchronised with Permit, its evidence shown on its page, and a contract
- * detail synchronised with the development identity manager, its lines shown.
+ * registered (its grant being the registry's own party, the only one Keyrock lets write policies),
+ * a policy created and a delegation requested in the tool, then the Supermarket's "Logistics
+ * partner" role synchronised with Permit, proven by the registry's delegation evidence for each data
+ * action and that evidence shown on its page, and a contract detail synchronised with the
+ * development identity manager, its lines shown.
  */
 
 interface FakeRegistryFile {
@@ -29,17 +31,18 @@ async function register(page: Page, fake: FakeRegistryFile) {
       scheme: "http",
       host: hostname,
       port: Number(port),
-      oauth2TokenPath: "/connect/token",
-      delegationPath: "/delegation",
+      oauth2TokenPath: "/oauth2/token",
+      delegationPath: "/ar/delegation",
       policyPath: "/ar/policy",
       implementationName: "keyrock",
       implementationVersion: "8.4.0",
     },
   });
   expect(registry.status()).toBe(201);
+  const { id: registryId } = (await registry.json()) as { id: string };
   const grant = await page.request.post("/api/authorization-registry-grants", {
     headers,
-    data: { name: "Orrery test grant", ...fake.client },
+    data: { name: "Orrery test grant", hasAuthorizationRegistry: registryId, ...fake.client },
   });
   expect(grant.status()).toBe(201);
 }
@@ -88,15 +91,22 @@ test("a policy and a delegation through the registry tool, a role synchronised w
   await expect(page).not.toHaveURL(/\/edit$/);
   await page.goto(workspaceUrl);
 
-  // The role: yes, then Permit; its page shows the evidence sent.
+  // The role: yes, then Permit; the registry's answer for each data action, then its evidence on the page.
   await page.getByRole("link", { name: en.kinds.roles.many, exact: true }).click();
   await page.getByRole("link", { name: "Logistics partner" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Logistics partner" })).toBeVisible();
+  await expect(
+    page.locator("dt", { hasText: en.fields.roleName }).locator("xpath=following-sibling::dd[1]"),
+  ).toHaveText("Logistics_partner");
   await page.getByRole("button", { name: en.synchronization.roles.button }).click();
   await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
   await page.getByRole("dialog").getByRole("button", { name: en.synchronization.permit }).click();
   const synced = page.getByRole("dialog", { name: en.common.successTitle });
   await expect(synced).toBeVisible();
+  for (const action of ["GET", "POST", "PATCH"])
+    await expect(synced.getByTestId("synchronization-lines")).toContainText(
+      `✔ ${action} on StockOrder: Permit`,
+    );
   await synced.getByRole("button", { name: en.common.close }).last().click();
   const synchronizedRow = page
     .locator("dt", { hasText: en.fields.synchronized })
@@ -106,6 +116,8 @@ test("a policy and a delegation through the registry tool, a role synchronised w
     .locator("dt", { hasText: en.fields.lastDelegationEvidence })
     .locator("xpath=following-sibling::dd[1]");
   await expect(evidence).toContainText("delegationEvidence");
+  await expect(evidence).toContainText("Logistics_partner");
+  await expect(evidence).toContainText("Permit");
 
   // A contract detail of the demo contract, synchronised with the development identity manager:
   // its role and one path permission per data action, step by step in the 800 px dialog.

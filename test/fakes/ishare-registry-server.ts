@@ -1,8 +1,8 @@
 /**
  * The fake iSHARE authorization registry as a process of its own, for the browser tests:
- * playwright.config.ts launches it before `npm start`. It makes a test PKI for itself and for one
- * client party it trusts, and writes both (the client's private key included) to
- * FAKE_REGISTRY_FILE, from which the tests register the registry and its grant in Orrery.
+ * playwright.config.ts launches it before `npm start`. It makes a test PKI for its own party and
+ * writes it (the private key included) to FAKE_REGISTRY_FILE, from which the tests register the
+ * registry and its grant in Orrery: as with Keyrock, only the registry's own party writes policies.
  *
  *   FAKE_REGISTRY_PORT=3312 FAKE_REGISTRY_FILE=/tmp/x/registry.json \
  *     node --import tsx test/fakes/ishare-registry-server.ts
@@ -18,20 +18,20 @@ if (!port || !file) {
   process.exit(2);
 }
 
-const [registryParty, client] = await Promise.all([
-  partyCredentials("EU.EORI.NLFAKEREGISTRY", "Fake registry"),
-  partyCredentials("EU.EORI.NLORRERYTEST", "Orrery test client"),
-]);
-const fake = await startFakeRegistry({ credentials: registryParty, trustedRoots: [client.root] }, port);
+const registryParty = await partyCredentials("EU.EORI.NLFAKEREGISTRY", "Fake registry");
+const fake = await startFakeRegistry(
+  { credentials: registryParty, trustedRoots: [registryParty.root] },
+  port,
+);
 writeFileSync(
   file,
   JSON.stringify({
     url: fake.url,
     registry: { identifier: registryParty.identifier, certificates: registryParty.certificates },
     client: {
-      identifier: client.identifier,
-      certificates: client.certificates,
-      privateKey: client.privateKey,
+      identifier: registryParty.identifier,
+      certificates: registryParty.certificates,
+      privateKey: registryParty.privateKey,
     },
   }),
 );

@@ -17,7 +17,11 @@ import { opaque } from "./pkce.ts";
  * - the management API's users (GET /v1/users, for administrators only, answers 201), the
  *   application's roles (with `urls`, internal ones included, ordered by id descending), role
  *   creation, and user role assignments (the list of the application's, one user's, assign with
- *   POST or PUT and a JSON content type, remove) with Keyrock's bodies and 404s.
+ *   POST or PUT and a JSON content type, remove) with Keyrock's bodies and 404s; POST is kept as
+ *   "deprecated" in Keyrock's routes, and the fake notes each use of it.
+ * - the organisations' roles in the application (`role_organization` "member", never in the
+ *   application's user list), and an organisation and its members, readable only by an owner of
+ *   the organisation (403 "User not allow to perform the action" otherwise, administrators too).
  */
 
 export interface KeyrockPermission {
@@ -53,6 +57,8 @@ export interface KeyrockOrganization {
   members: string[];
   /** Ids of the organisation's roles in the application. */
   roles: string[];
+  /** Whether the management account owns the organisation, which alone lets it read it (default true). */
+  ownedByAdmin?: boolean;
 }
 
 export interface FakeKeyrockOptions {
@@ -60,6 +66,8 @@ export interface FakeKeyrockOptions {
   clientSecret: string;
   /** The application's URL, where external_logout sends the browser. */
   appUrl?: string;
+  /** The application's name, as GET /v1/applications/{app} gives it (default "Orrery console"). */
+  appName?: string;
   /** The application's registered callback URLs; when omitted any redirect_uri is accepted. */
   redirectUris?: string[];
   /** The account that may use the management API (POST /v1/auth/tokens takes its email as name). */
@@ -80,6 +88,8 @@ export interface FakeKeyrock extends Listening {
   readonly issuedTokens: readonly string[];
   /** Management tokens issued and not deleted. */
   readonly liveAdminTokens: () => number;
+  /** Gives the management account "Manage roles" on the application, or takes it away, as in Keyrock's pages. */
+  setAdminManagesRoles(granted: boolean): void;
   /** Changes a user's roles, as an administrator would in Keyrock's pages. */
   setRoles(userId: string, roles: string[]): void;
   /** A user's role ids in the application now. */
@@ -90,6 +100,8 @@ export interface FakeKeyrock extends Listening {
   permissionsOf(roleName: string): KeyrockPermission[];
   /** Keyrock sessions (SSO cookies) still open. */
   readonly openSessions: () => number;
+  /** The calls made on routes Keyrock marks deprecated ("POST /v1/..."). */
+  readonly deprecatedCalls: readonly string[];
 }
 
 /** Keyrock's own roles on every application; their permissions have no action or resource. */
@@ -137,6 +149,8 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
   const sessions = new Map<string, string>(); // cookie -> user id
   const consents = new Set<string>(); // user ids that authorised the application
   const issuedTokens: string[] = [];
+  const deprecatedCalls: string[] = [];
+  let adminManagesRoles = options.adminManagesRoles !== false;
   const expiresIn = options.expiresIn ?? 3599;
 
   /** Checks client and redirect_uri as Keyrock does; answers and returns false when they are wrong. */
@@ -343,7 +357,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
       apiError(res, 404, "Application not found", "Not Found");
       return false;
     }
-    if (options.adminManagesRoles === false) {
+    if (!adminManagesRoles) {
       apiError(res, 403, "User not authorized to perform action", "Forbidden");
       return false;
     }
@@ -461,6 +475,35 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     });
   }
 
+  /** GET /v1/applications/{app}/organizations: the organisations' roles in the application. */
+  function organizationAssignments(res: ServerResponse) {
+    const list = organizations.flatMap((o) =>
+      o.roles.map((roleId) => ({ organization_id: o.id, role_organization: "member", role_id: roleId })),
+    );
+    if (!list.length) return apiError(res, 404, "Assignments not found", "Not Found");
+    return sendJson(res, 200, { role_organization_assignments: list });
+  }
+
+  /** GET /v1/organizations/{org} and its /users: for the organisation's owners only. */
+  function organization(res: ServerResponse, organizationId: string, members: boolean) {
+    const found = organizations.find((o) => o.id === organizationId);
+    if (!found) return apiError(res, 404, "Organization not found", "Not Found");
+    if (found.ownedByAdmin === false)
+      return apiError(res, 403, "User not allow to perform the action", "Forbidden");
+    if (!members)
+      return sendJson(res, 200, {
+        organization: { id: found.id, name: found.name, description: "", website: null, image: "default" },
+      });
+    if (!found.members.length) return apiError(res, 404, "Assignments not found", "Not Found");
+    return sendJson(res, 200, {
+      organization_users: found.members.map((userId) => ({
+        user_id: userId,
+        organization_id: found.id,
+        role: "member",
+      })),
+    });
+  }
+
   /** POST /v1/applications/{app}/permissions: a permission of the application, not yet in a role. */
   async function createPermission(req: IncomingMessage, res: ServerResponse) {
     if (!(req.headers["content-type"] ?? "").startsWith("application/json"))
@@ -515,6 +558,43 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     if (path === "/v1/users" && method === "GET") {
       if (!management(req, res)) return true;
       userList(res);
+      return true;
+    }
+    if (
+      method === "POST" &&
+      /^\/v1\/applications\/[^/]+\/(users|roles)\/[^/]+\/(roles|permissions)\/[^/]+$/.test(path)
+    )
+      deprecatedCalls.push(`${method} ${path}`);
+    const organizationPath = path.match(/^\/v1\/organizations\/([^/]+)(\/users)?$/);
+    if (organizationPath && method === "GET") {
+      if (management(req, res))
+        organization(res, decodeURIComponent(organizationPath[1]!), !!organizationPath[2]);
+      return true;
+    }
+    // The application itself: Keyrock lets any of several application permissions read it ("Manage
+    // roles" among them; the fake asks for that one), answers 201, and includes the secret.
+    const application = path.match(/^\/v1\/applications\/([^/]+)$/);
+    if (application && method === "GET") {
+      if (management(req, res, decodeURIComponent(application[1]!)))
+        sendJson(res, 201, {
+          application: {
+            id: options.clientId,
+            name: options.appName ?? "Orrery console",
+            description: "",
+            secret: options.clientSecret,
+            url: options.appUrl ?? "",
+            redirect_uri: options.redirectUris?.[0] ?? "",
+            image: "default",
+            grant_type: "authorization_code,refresh_token",
+            response_type: "code",
+            client_type: null,
+          },
+        });
+      return true;
+    }
+    const organizationRoles = path.match(/^\/v1\/applications\/([^/]+)\/organizations$/);
+    if (organizationRoles && method === "GET") {
+      if (management(req, res, decodeURIComponent(organizationRoles[1]!))) organizationAssignments(res);
       return true;
     }
     const permissionPath = path.match(
@@ -591,6 +671,10 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     issuedTokens,
     liveAdminTokens: () => adminTokens.size,
     openSessions: () => sessions.size,
+    deprecatedCalls,
+    setAdminManagesRoles(granted) {
+      adminManagesRoles = granted;
+    },
     setRoles(userId, next) {
       users.find((u) => u.id === userId)!.roles = [...next];
     },

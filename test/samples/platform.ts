@@ -12,6 +12,7 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
     case "identity-manager-grants":
       return {
         name: `Grant ${n}`,
+        hasIdentityManager: ref("identity-managers"),
         grantType: "password",
         clientId: "client-id",
         clientSecret: "s3cr3t-client",
@@ -60,6 +61,7 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
     case "authorization-registry-grants":
       return {
         name: `AR grant ${n}`,
+        hasAuthorizationRegistry: ref("authorization-registries"),
         identifier: "EU.EORI.NLPACKETDEL",
         certificates: party.certificates,
         privateKey: party.privateKey,
@@ -114,18 +116,27 @@ export type Api = (
   headers?: Record<string, string>,
 ) => Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
 
-/** Creates one record of a kind through the API, creating the records it refers to first. */
+/** The records a sample needs first, in order (a service's grant is one of its identity manager's). */
+const needs: Record<string, string[]> = {
+  services: ["context-brokers", "identity-managers", "identity-manager-grants"],
+  "identity-manager-grants": ["identity-managers"],
+  "authorization-registry-grants": ["authorization-registries"],
+};
+
+/**
+ * Creates one record of a kind through the API, creating the records it refers to first (or taking
+ * them from `refs`, which it fills).
+ */
 export async function createSample(
   api: Api,
   kind: KindDefinition,
   all: readonly KindDefinition[],
   n = 1,
+  refs = new Map<string, string>(),
 ): Promise<any> {
-  const refs = new Map<string, string>();
   const ref = (k: string) => refs.get(k)!;
-  const needed = ["context-brokers", "identity-managers", "identity-manager-grants"];
-  if (kind.kind === "services") {
-    for (const k of needed)
+  for (const k of needs[kind.kind] ?? [])
+    if (!refs.has(k))
       refs.set(
         k,
         (
@@ -134,10 +145,10 @@ export async function createSample(
             all.find((d) => d.kind === k)!,
             all,
             n,
+            refs,
           )
         ).id,
       );
-  }
   const res = await api("POST", `/api/${kind.kind}`, samplePayload(kind.kind, ref, n));
   if (res.status !== 201) throw new Error(`creating ${kind.kind}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

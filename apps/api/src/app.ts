@@ -130,7 +130,7 @@ export async function buildApp(
   registerGuard(app, sessions);
   registerHostileInputCheck(app);
 
-  registerAuthRoutes(app, { config, db, sessions, provider, policy });
+  registerAuthRoutes(app, { config, db, sessions, provider, policy, signInProblem });
 
   app.get("/api/health", { config: { access: "public" }, schema: { tags: ["health"] } }, async () => ({
     status: "ok",
@@ -158,11 +158,11 @@ export async function buildApp(
   registerTemporalRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app, records);
   registerSynchronizeRoutes(app, records);
-  registerSiop2Routes(app, records, db, config);
+  await registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
-  await registerConsole(app, config, { signInProblem, signOutUrl: provider.signOutUrl });
+  await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
   return { app, routes, records, sessions };
 }

@@ -11,7 +11,7 @@ import { serviceAccountEmail } from "./proxies/google-sheets.ts";
 export async function registerConsole(
   app: FastifyInstance,
   config: Config,
-  signIn: { signInProblem?: string; signOutUrl?: string } = {},
+  signIn: { signOutUrl?: string } = {},
 ): Promise<void> {
   app.get(
     "/api/console-config",
@@ -25,12 +25,8 @@ export async function registerConsole(
       dataModelsUrl: config.dataModelsUrl,
       mapTileUrl: config.mapTileUrl,
       googleSheets: config.googleSheets ? { serviceAccountEmail: serviceAccountEmail(config) } : null,
-      // What the sign-in page says when the identity manager's settings cannot work (never a secret).
-      signInProblem: signIn.signInProblem ?? null,
       // Where the browser goes after signing out, to end the identity manager's own session too.
       signOutUrl: signIn.signOutUrl ?? null,
-      // Where a VC verifier calls the API back after a SIOP-2 login (the same address the poll names at /token).
-      siop2CallbackUrl: `${config.publicUrl}/api/siop2/callback`,
     }),
   );
   const distDir = config.consoleDir;

@@ -1,3 +1,5 @@
+import { Agent, fetch as undiciFetch } from "undici";
+
 /** Calls from the API to the peers of a data space (registries, verifiers, issuer lists, identity managers). */
 
 /** How long the API waits for a peer's answer. */
@@ -14,6 +16,40 @@ export class PeerUnreachable extends Error {
   }
 }
 
+/** Statuses whose answer has no body (a Response refuses one). */
+const bodiless = new Set([204, 205, 304]);
+
+/**
+ * One request within `timeoutMs`, headers and body: the answer with its body read whole, or what
+ * fetch throws (a TimeoutError when the peer is too slow). Whatever the outcome, the call leaves no
+ * socket open: it has a connection pool of its own, closed when the call is over, because on a
+ * timeout undici closes the request's socket and then opens another one for the aborted request
+ * that nothing uses or closes (nodejs/undici#5845): a peer that never answers would otherwise keep
+ * one socket of ours per call.
+ */
+export async function fetchWithin(
+  url: string | URL,
+  init: RequestInit,
+  timeoutMs = PEER_TIMEOUT_MS,
+): Promise<Response> {
+  const dispatcher = new Agent();
+  try {
+    const response = await undiciFetch(url, {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = await response.arrayBuffer();
+    return new Response(bodiless.has(response.status) ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: [...response.headers],
+    });
+  } finally {
+    dispatcher.destroy().catch(() => undefined);
+  }
+}
+
 /**
  * One call to a peer within PEER_TIMEOUT_MS: its status and body, parsed when it is JSON, its text
  * otherwise, null when empty. A peer that cannot be reached throws PeerUnreachable.
@@ -24,7 +60,7 @@ export async function callPeer(
 ): Promise<{ status: number; ok: boolean; body: unknown }> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(PEER_TIMEOUT_MS) });
+    response = await fetchWithin(url, init);
   } catch (err) {
     throw new PeerUnreachable(unreachableCause(err));
   }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { fieldMessageOfIssue } from "./messages/issues.ts";
 import { en } from "./messages/en.ts";
 import {
@@ -66,7 +67,8 @@ export const fieldError = (path: string, code: MessageCode, params?: Params): Fi
   ...(params ? { params } : {}),
 });
 
-const joined = (errors: FieldError[]) => errors.map((e) => `${e.path || "body"} ${e.message}`).join("; ");
+const lines = (errors: FieldError[]) => errors.map((e) => `${e.path || "body"} ${e.message}`);
+const joined = (errors: FieldError[]) => lines(errors).join("; ");
 
 export const invalid = (errors: FieldError[]) =>
   new Problem(400, say("en", "title.invalid"), joined(errors), { errors }, { title: "title.invalid" });
@@ -79,6 +81,31 @@ export const notFound = (
 
 const typeBase = "https://orrery.dev/problems/";
 
+/** The body problemBody writes, as the OpenAPI document describes an error answer. */
+export const problemSchema = z.looseObject({
+  type: z.string(),
+  title: z.string(),
+  status: z.number(),
+  detail: z.string().optional(),
+  code: z.string().optional().describe("The stable code of the detail's catalogued message"),
+  params: z.record(z.string(), z.unknown()).optional(),
+  details: z
+    .array(z.string())
+    .optional()
+    .describe("The detail, or the field errors, one sentence each: what the original console shows"),
+  errors: z
+    .array(
+      z.object({
+        path: z.string(),
+        message: z.string(),
+        code: z.string().optional(),
+        params: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .optional()
+    .describe("A validation failure's field errors"),
+});
+
 /** The problem+json body, in the reader's language where the problem's messages are catalogued. */
 export function problemBody(problem: Problem, language: Language) {
   const errors = problem.extra.errors as FieldError[] | undefined;
@@ -89,12 +116,16 @@ export function problemBody(problem: Problem, language: Language) {
     : localErrors
       ? joined(localErrors)
       : problem.detail;
+  // The spec's clients show a problem's `details` under its title (the original API's error shape,
+  // an RFC 9457 extension member): the field errors one sentence each, or the detail.
+  const details = localErrors ? lines(localErrors) : detail ? [detail] : undefined;
   return {
     type: `${typeBase}${problem.status}`,
     title: said ? say(language, said.title) : problem.title,
     status: problem.status,
     ...(detail ? { detail } : {}),
     ...(said?.detail ?? {}),
+    ...(details ? { details } : {}),
     ...problem.extra,
     ...(localErrors ? { errors: localErrors } : {}),
   };
@@ -121,10 +152,13 @@ export function frameworkError(error: FastifyError, request: FastifyRequest, rep
 }
 
 /** Fastify's own client errors, as catalogued messages where we know them. */
-function clientError(error: FastifyError): Problem {
+function clientError(error: FastifyError, request: FastifyRequest): Problem {
   const status = error.statusCode!;
+  // Fastify's message names no limit: the route's own, else the server's.
   if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
-    return problem(413, "request.tooLarge", { limit: Number(/\d+/.exec(error.message)?.[0] ?? 0) });
+    return problem(413, "request.tooLarge", {
+      limit: request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0,
+    });
   if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
     return problem(415, "request.unsupportedMediaType", { type: /:\s*(.*)$/.exec(error.message)?.[1] ?? "" });
   if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
@@ -146,7 +180,7 @@ export function registerProblems(app: FastifyInstance): void {
         })),
       );
     } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
-      answer = clientError(error);
+      answer = clientError(error, request);
     } else {
       request.log.error({ err: error }, "unexpected error");
       answer = problem(500, "server.failed");

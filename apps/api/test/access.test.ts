@@ -51,10 +51,12 @@ describe(`every /api route checks access on the server (${driver})`, () => {
     expect((await operator("DELETE", "/api/services/urn:ngsi-ld:Service:1")).status).toBe(403);
   });
 
-  it("gives the showroom user GET on /showroom and no platform administration", async () => {
+  it("gives the showroom user GET on the literal /showroom, the lists and no platform administration", async () => {
     const showroom = client(t, await t.tokenFor("showroom"));
     const permissions = (await showroom("GET", "/api/authorization/permissions")).body;
-    expect(permissions).toContainEqual({ action: "GET", resource: "^/showroom$" });
-    expect((await showroom("GET", "/api/context-brokers")).status).toBe(403);
+    expect(permissions).toContainEqual({ action: "GET", resource: "/showroom", exact: true });
+    expect((await showroom("GET", "/api/context-brokers")).status).toBe(200);
+    expect((await showroom("GET", "/api/context-brokers/urn:ngsi-ld:ContextBroker:1")).status).toBe(403);
+    expect((await showroom("POST", "/api/context-brokers", {})).status).toBe(403);
   });
 });

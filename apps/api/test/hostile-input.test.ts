@@ -14,7 +14,13 @@ const nul = '{"name":"a\\u0000b","description":"x"}';
 const lone = '{"name":"a\\ud800b","description":"x"}';
 const deep = `{"name":"deep","value":${"[".repeat(5000)}${"]".repeat(5000)}}`;
 
-async function expectRefused(method: string, url: string, payload: string | undefined, what: RegExp) {
+async function expectRefused(
+  method: string,
+  url: string,
+  payload: string | undefined,
+  what: RegExp,
+  status = 400,
+) {
   const res = await ctx.t.app.inject({
     method: method as "POST",
     url,
@@ -24,7 +30,7 @@ async function expectRefused(method: string, url: string, payload: string | unde
     },
     ...(payload ? { payload } : {}),
   });
-  expect(res.statusCode, `${method} ${url}`).toBe(400);
+  expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
   expect(res.headers["content-type"], `${method} ${url}`).toMatch(/^application\/problem\+json/);
   expect(JSON.parse(res.body).detail, `${method} ${url}`).toMatch(what);
 }
@@ -43,12 +49,26 @@ describe(`hostile input on the API (${driver})`, () => {
     }
   });
 
-  it("refuses them in path ids and in query values", async () => {
-    for (const route of ctx.t.routes.filter(
-      (r) => /:(?!workspaceId)\w+/.test(r.url) && r.access === "permission",
-    )) {
-      await expectRefused(route.method, concrete(route.url, "urn:x%00y"), undefined, /the path.*NUL/);
+  it("answers 404 for an id no storage can keep, on every route taking one, and refuses them in query values", async () => {
+    // Outside /api: the public thing descriptions, the data models' contexts, the development
+    // identity manager (Keyrock's management API).
+    const outside = [
+      "GET /wot-thing-descriptions/:id",
+      "GET /data-models/:name/:version/context.jsonld",
+      "GET /data-models/:name/:version/:typeName/context.jsonld",
+      "GET /idm/v1/applications/:app/roles",
+      "POST /idm/v1/applications/:app/roles",
+      "GET /idm/v1/applications/:app/users/:user/roles",
+      "DELETE /idm/v1/applications/:app/permissions/:permission",
+    ].map((r) => ({ method: r.split(" ")[0]!, url: r.split(" ")[1]! }));
+    const routes = [...ctx.t.routes.filter((r) => /:\w+/.test(r.url)), ...outside];
+    expect(routes.length).toBeGreaterThan(60);
+    for (const route of routes) {
+      const url = route.url.replace(/:\w+/g, "urn:x%00y");
+      await expectRefused(route.method, url, undefined, /Nothing can exist at this path.*NUL/, 404);
     }
+    // And a body no storage can keep, outside /api too.
+    await expectRefused("POST", "/idm/v1/applications/app/roles", '{"role":{"name":"a\\u0000"}}', /body.*NUL/);
     const entities = `/api/workspace/${encodeURIComponent(ctx.workspace.id)}/entities?type=Building`;
     await expectRefused(
       "GET",
@@ -56,7 +76,13 @@ describe(`hostile input on the API (${driver})`, () => {
       undefined,
       /query.*NUL/,
     );
-    await expectRefused("GET", `/api/workspace/${encodeURIComponent("urn:x\u0000")}/types`, undefined, /NUL/);
+    await expectRefused(
+      "GET",
+      `/api/workspace/${encodeURIComponent("urn:x\u0000")}/types`,
+      undefined,
+      /parameter workspaceId contains a NUL/,
+      404,
+    );
   });
 
   it("stored nothing", async () => {

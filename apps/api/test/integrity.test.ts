@@ -58,6 +58,15 @@ describe(`concurrent edits and references (${driver})`, () => {
       expect(res.status, kind).toBe(409);
       expect(res.body.detail).toContain(`“${service.name}”`);
       expect(res.body.referrers).toEqual([
+        // The grant names the identity manager it was made for, too.
+        ...(kind === "identity-managers"
+          ? [
+              expect.objectContaining({
+                id: service.hasIdentityManagerGrant,
+                kind: "identity-manager-grants",
+              }),
+            ]
+          : []),
         expect.objectContaining({ id: service.id, kind: "services", name: service.name }),
       ]);
     }
@@ -77,7 +86,7 @@ describe(`concurrent edits and references (${driver})`, () => {
       await api(
         "POST",
         "/api/identity-manager-grants",
-        samplePayload("identity-manager-grants", () => ""),
+        samplePayload("identity-manager-grants", () => idm.id),
       )
     ).body;
     const mintaka = await api("POST", "/api/temporal-services", {

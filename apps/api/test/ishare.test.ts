@@ -3,11 +3,11 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
 import { partyCredentials, type PartyCredentials } from "../../../test/fakes/pki.ts";
 import { clientAssertion } from "../src/trust/ishare.ts";
-import { samplePayload } from "../../../test/samples/platform.ts";
 import { client, driver, useTestApp } from "./support/harness.ts";
 
-// The iSHARE client over real HTTP against a fake authorization registry that checks the client
-// assertion as Keyrock's does, with certificate chains made for the run (root, intermediate, leaf).
+// The iSHARE client over real HTTP against a fake authorization registry that answers as Keyrock
+// 8.4's does (who may write, its schemas, its HTML token refusals, its empty 404), with certificate
+// chains made for the run (root, intermediate, leaf).
 
 const ctx = useTestApp();
 let registry: FakeRegistry;
@@ -16,25 +16,45 @@ let orrery: PartyCredentials;
 let stranger: PartyCredentials;
 const ids: Record<string, string> = {};
 
-const evidence = (extra: Record<string, unknown> = {}) => ({
+const evidence = (extra: Record<string, unknown> = {}, accessSubject = "EU.EORI.NLORRERY") => ({
   delegationEvidence: {
     notBefore: 1_767_225_600,
     notOnOrAfter: 1_798_761_600,
     policyIssuer: registryParty.identifier,
-    target: { accessSubject: "Logistics partner" },
+    target: { accessSubject },
     policySets: [
       {
         maxDelegationDepth: 0,
         target: { environment: { licenses: ["ISHARE.0001"] } },
         policies: [
           {
-            target: { resource: { type: "Shelf", identifiers: ["*"], attributes: ["*"] }, actions: ["GET"] },
+            target: {
+              resource: { type: "Shelf", identifiers: ["*"], attributes: ["*"] },
+              actions: ["GET"],
+            },
             rules: [{ effect: "Permit" }],
           },
         ],
       },
     ],
     ...extra,
+  },
+});
+
+const delegationRequest = (accessSubject: string, actions = ["GET"]) => ({
+  delegationRequest: {
+    policyIssuer: registryParty.identifier,
+    target: { accessSubject },
+    policySets: [
+      {
+        policies: [
+          {
+            target: { resource: { type: "Shelf", identifiers: ["*"], attributes: ["*"] }, actions },
+            rules: [{ effect: "Permit" }],
+          },
+        ],
+      },
+    ],
   },
 });
 
@@ -46,8 +66,8 @@ async function registryRecord(port: string | number, name: string) {
     scheme: "http",
     host: "127.0.0.1",
     port: Number(port),
-    oauth2TokenPath: "/connect/token",
-    delegationPath: "/delegation",
+    oauth2TokenPath: "/oauth2/token",
+    delegationPath: "/ar/delegation",
     policyPath: "/ar/policy",
     implementationName: "keyrock",
     implementationVersion: "8.4.0",
@@ -59,13 +79,14 @@ async function registryRecord(port: string | number, name: string) {
 const grant = (party: PartyCredentials, extra: Record<string, unknown> = {}) =>
   ctx.api("POST", "/api/authorization-registry-grants", {
     name: `Grant ${party.identifier} ${Math.random()}`,
+    hasAuthorizationRegistry: ids.registry,
     identifier: party.identifier,
     certificates: party.certificates,
     privateKey: party.privateKey,
     ...extra,
   });
 
-const proxy = (operation: string, body: unknown, grantId = ids.grant!, registryId = ids.registry!) =>
+const proxy = (operation: string, body: unknown, grantId = ids.owner!, registryId = ids.registry!) =>
   ctx.api(
     "POST",
     `/api/proxies/authorization-registry/${operation}?authorizationRegistryId=${encodeURIComponent(registryId)}&authorizationRegistryGrantId=${encodeURIComponent(grantId)}`,
@@ -78,7 +99,10 @@ beforeAll(async () => {
     partyCredentials("EU.EORI.NLORRERY", "Orrery"),
     partyCredentials("EU.EORI.NLSTRANGER", "Stranger"),
   ]);
-  registry = await startFakeRegistry({ credentials: registryParty, trustedRoots: [orrery.root] });
+  registry = await startFakeRegistry({
+    credentials: registryParty,
+    trustedRoots: [registryParty.root, orrery.root],
+  });
   ids.registry = await registryRecord(new URL(registry.url).port, "Registry");
 });
 
@@ -111,6 +135,7 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     });
     expect(swapped.body.errors[0].code).toBe("registryGrant.keyMismatch");
     ids.stranger = (await grant(stranger)).body.id;
+    ids.owner = (await grant(registryParty)).body.id;
   });
 
   it("signs client assertions as iSHARE asks: RS256, typ JWT, the chain in x5c, exp = iat + 30", async () => {
@@ -127,39 +152,61 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     expect(payload.jti).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("creates a policy, then answers a delegation request with the evidence, its signature verified", async () => {
+  it("creates a policy with the registry's own party, then answers a delegation request with the evidence filtered by it", async () => {
     const created = await proxy("create-policy", evidence());
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body).toEqual({ status: 200, body: {} });
-    expect(registry.policies.get(`${registryParty.identifier} Logistics partner`)).toMatchObject({
-      target: { accessSubject: "Logistics partner" },
+    expect(registry.policies.get(`${registryParty.identifier} EU.EORI.NLORRERY`)).toMatchObject({
+      target: { accessSubject: "EU.EORI.NLORRERY" },
     });
-    const delegation = await proxy("request-delegation", {
-      delegationRequest: {
-        policyIssuer: registryParty.identifier,
-        target: { accessSubject: "Logistics partner" },
-        policySets: [
-          {
-            policies: [
-              { target: { resource: { type: "Shelf" }, actions: ["GET"] }, rules: [{ effect: "Permit" }] },
-            ],
-          },
-        ],
-      },
-    });
+    // Another party may ask (Keyrock 8.4 lets any party read without previous steps).
+    const delegation = await proxy(
+      "request-delegation",
+      delegationRequest("EU.EORI.NLORRERY", ["GET"]),
+      ids.grant,
+    );
     expect(delegation.status, JSON.stringify(delegation.body)).toBe(200);
     expect(delegation.body).toMatchObject({
       iss: registryParty.identifier,
-      sub: "Logistics partner",
+      sub: "EU.EORI.NLORRERY",
       verified: true,
       delegationEvidence: {
         policyIssuer: registryParty.identifier,
-        target: { accessSubject: "Logistics partner" },
+        target: { accessSubject: "EU.EORI.NLORRERY" },
+        policySets: [{ policies: [{ rules: [{ effect: "Permit" }] }] }],
       },
     });
+    // Keyrock's aud is its internal id of the asking party, not its party id.
+    expect(delegation.body.aud).toBe(registry.userIdOf(orrery.identifier));
+    expect(delegation.body.aud).not.toBe(orrery.identifier);
+    const patch = await proxy("request-delegation", delegationRequest("EU.EORI.NLORRERY", ["PATCH"]));
+    expect(patch.body.delegationEvidence.policySets[0].policies).toEqual([
+      {
+        target: { resource: { type: "Shelf", identifiers: ["*"], attributes: ["*"] }, actions: ["PATCH"] },
+        rules: [{ effect: "Deny" }],
+      },
+    ]);
   });
 
-  it("answers the registry's refusals as 502 problems carrying its status and body", async () => {
+  it("refuses what Keyrock refuses: whitespace in an access subject, unknown members, another policy issuer", async () => {
+    const spaced = await proxy("create-policy", evidence({}, "Logistics partner"));
+    expect(spaced.status).toBe(502);
+    expect(spaced.body).toMatchObject({
+      code: "registry.refused",
+      registryStatus: 400,
+      registryBody: {
+        error: "Invalid policy document",
+        details: [{ dataPath: ".delegationEvidence.target.accessSubject", keyword: "pattern" }],
+      },
+    });
+    expect(spaced.body.detail).toContain("Invalid policy document");
+    const extra = await proxy("create-policy", evidence({ comment: "mine" }));
+    expect(extra.body).toMatchObject({
+      registryStatus: 400,
+      registryBody: {
+        details: [{ keyword: "additionalProperties", params: { additionalProperty: "comment" } }],
+      },
+    });
     const issuer = await proxy("create-policy", evidence({ policyIssuer: "EU.EORI.NLSOMEONE" }));
     expect(issuer.status).toBe(502);
     expect(issuer.body.detail).toContain("Invalid value for policyIssuer: EU.EORI.NLSOMEONE");
@@ -168,19 +215,49 @@ describe(`iSHARE authorization registry (${driver})`, () => {
       registryStatus: 422,
       registryBody: { error: "Invalid value for policyIssuer: EU.EORI.NLSOMEONE" },
     });
-    const unknown = await proxy("request-delegation", {
-      delegationRequest: {
-        policyIssuer: registryParty.identifier,
-        target: { accessSubject: "Nobody" },
-        policySets: [],
-      },
+  });
+
+  it("says which party may write policies when the registry answers 403", async () => {
+    const refused = await proxy("create-policy", evidence(), ids.grant);
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({
+      code: "registry.policyForbidden",
+      registryStatus: 403,
+      registryBody: { error: "You are not authorized to update policies" },
     });
-    expect(unknown.body).toMatchObject({ registryStatus: 404, params: { step: "delegation" } });
-    // A party whose root the registry does not trust gets no token.
+    expect(refused.body.detail).toBe(
+      `The authorization registry Registry lets only its own party ${registryParty.identifier} (or its administrator) write policies, and the grant signs in as ${orrery.identifier}: choose a grant of ${registryParty.identifier}, with its key and certificate chain.`,
+    );
+  });
+
+  it("explains an empty 404 as a subject the registry has no policy for, and an HTML refusal by its reason", async () => {
+    const unknown = await proxy("request-delegation", delegationRequest("Nobody"));
+    expect(unknown.body).toMatchObject({
+      code: "registry.noPolicy",
+      registryStatus: 404,
+      registryBody: null,
+      detail: "The authorization registry Registry knows no policy for the access subject Nobody (404).",
+    });
+    // A party the satellite does not list: Keyrock's OAuth error page, 400 text/html.
     const untrusted = await proxy("create-policy", evidence(), ids.stranger);
-    expect(untrusted.body).toMatchObject({ registryStatus: 401, params: { step: "token" } });
-    expect(registry.refusals).toContain("the chain's root is not trusted");
-    const gone = await proxy("create-policy", evidence(), ids.grant, await registryRecord(9, "Gone"));
+    expect(untrusted.body).toMatchObject({
+      code: "registry.refused",
+      registryStatus: 400,
+      params: { step: "token" },
+      registryBody: "client is not a trusted participant",
+    });
+    expect(untrusted.body.detail).toBe(
+      "The authorization registry Registry refused the token request (400): client is not a trusted participant",
+    );
+    // A party id that is not its certificate's serialNumber: "invalid client credentials".
+    const impostor = (await grant(orrery, { identifier: "EU.EORI.NLIMPOSTOR" })).body.id;
+    const refused = await proxy("create-policy", evidence(), impostor);
+    expect(refused.body.detail).toMatch(/\(400\): invalid_request: invalid client credentials$/);
+    expect(JSON.stringify(refused.body)).not.toContain("<");
+    expect(registry.refusals).toContain("iss must be the leaf certificate's serialNumber");
+    const goneRegistry = await registryRecord(9, "Gone");
+    const goneGrant = (await grant(registryParty, { hasAuthorizationRegistry: goneRegistry })).body.id;
+    const gone = await proxy("create-policy", evidence(), goneGrant, goneRegistry);
     expect(gone.status).toBe(502);
     expect(gone.body.code).toBe("registry.unreachable");
   });
@@ -194,107 +271,11 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     const operator = client(ctx.t, await ctx.t.tokenFor("operator"));
     const refused = await operator(
       "POST",
-      `/api/proxies/authorization-registry/create-policy?authorizationRegistryId=${ids.registry}&authorizationRegistryGrantId=${ids.grant}`,
+      `/api/proxies/authorization-registry/create-policy?authorizationRegistryId=${ids.registry}&authorizationRegistryGrantId=${ids.owner}`,
       evidence(),
     );
     expect(refused.status).toBe(403);
     expect(JSON.stringify(ctx.t.logs)).not.toContain(orrery.privateKey.slice(0, 40));
-  });
-});
-
-describe(`role synchronisation (${driver})`, () => {
-  it("sends one policy per access of the role, keeps what was sent, and stores nothing on a refusal", async () => {
-    const { api } = ctx;
-    const ok = async (method: string, path: string, body?: unknown) => {
-      const res = await api(method, path, body);
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    };
-    const broker = await ok(
-      "POST",
-      "/api/context-brokers",
-      samplePayload("context-brokers", () => ""),
-    );
-    const service = await ok("POST", "/api/services", { name: "Sync service", hasContextBroker: broker.id });
-    const workspace = await ok("POST", "/api/workspaces", {
-      name: "Sync",
-      dataModelName: "sync",
-      hasService: service.id,
-    });
-    const path = `/api/workspace/${workspace.id}`;
-    const type = await ok("POST", `${path}/types`, { name: "Shelf" });
-    const property = await ok("POST", `${path}/properties`, {
-      name: "numberOfItems",
-      hasType: type.id,
-      ngsiLdType: "Property",
-      propertyNgsiLdValueType: "Number",
-    });
-    const get = await ok("POST", "/api/data-actions", { name: "GET" });
-    const patch = await ok("POST", "/api/data-actions", { name: "PATCH" });
-    const dataService = await ok("POST", `${path}/data-services`, {
-      name: "Shelves",
-      hasEntityType: type.id,
-      hasProperties: [property.id],
-      hasDataActions: [get.id, patch.id],
-    });
-    const role = await ok("POST", `${path}/roles`, {
-      name: "Shelf stocker",
-      notBefore: 1_767_225_600,
-      notOnOrAfter: 1_798_761_600,
-      dataServiceProviderId: "EU.EORI.NLPROVIDER",
-      verifiableCredentialType: "StockerCredential",
-    });
-    const sync = (effect: string) => api("POST", `${path}/roles/${role.id}/synchronize`, { effect });
-
-    expect((await sync("Permit")).body.code).toBe("roles.noRegistry");
-    const { id: _id, ...fields } = workspace;
-    await ok("PUT", `/api/workspaces/${workspace.id}`, {
-      ...fields,
-      enableOffers: true,
-      hasAuthorizationRegistry: ids.registry,
-      hasAuthorizationRegistryGrant: ids.grant,
-    });
-    expect((await sync("Permit")).body.code).toBe("roles.noAccesses");
-    await ok("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: dataService.id });
-    expect((await sync("Maybe")).status).toBe(400);
-
-    const synced = await sync("Permit");
-    expect(synced.status, JSON.stringify(synced.body)).toBe(200);
-    expect(synced.body).toMatchObject({ synchronized: true });
-    expect(synced.body.synchronizationTime).toBeGreaterThan(1_700_000_000);
-    const sent = registry.policies.get(`${registryParty.identifier} Shelf stocker`);
-    expect(sent).toMatchObject({
-      notBefore: 1_767_225_600,
-      notOnOrAfter: 1_798_761_600,
-      policySets: [
-        {
-          target: { environment: { licenses: ["ISHARE.0001"] } },
-          policies: [
-            {
-              target: { resource: { type: "Shelf", identifiers: ["*"] }, actions: ["GET", "PATCH"] },
-              rules: [{ effect: "Permit" }],
-            },
-          ],
-        },
-      ],
-    });
-    expect(synced.body.lastDelegationEvidence).toEqual({ delegationEvidence: sent });
-
-    // Deny replaces the policy; a refusal (an untrusted grant) stores nothing on the role.
-    expect((await sync("Deny")).status).toBe(200);
-    expect(registry.policies.get(`${registryParty.identifier} Shelf stocker`)).toMatchObject({
-      policySets: [{ policies: [{ rules: [{ effect: "Deny" }] }] }],
-    });
-    const before = (await api("GET", `${path}/roles/${role.id}`)).body;
-    const current = (await api("GET", `/api/workspaces/${workspace.id}`)).body;
-    const { id: _w, ...again } = current;
-    await ok("PUT", `/api/workspaces/${workspace.id}`, {
-      ...again,
-      hasAuthorizationRegistryGrant: ids.stranger,
-    });
-    const refused = await sync("Permit");
-    expect(refused.status).toBe(502);
-    expect(refused.body).toMatchObject({ registryStatus: 401 });
-    expect((await api("GET", `${path}/roles/${role.id}`)).body).toEqual(before);
+    expect(JSON.stringify(ctx.t.logs)).not.toContain(registryParty.privateKey.slice(0, 40));
   });
 });

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { RECHECK_FAILED_MS } from "../src/auth/routes.ts";
 import { freePort, navigate, readForm, type CookieJar, type Landing } from "../../../test/fakes/browser.ts";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
 import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
@@ -173,12 +174,15 @@ describe(`Keyrock login over HTTP (${driver})`, () => {
     const api = client(t, token);
     expect([...(await api("GET", "/api/authorization/permissions")).body].sort(byKey)).toEqual(
       [
-        { action: "GET", resource: "^/api/context-brokers$" },
-        { action: "PUT", resource: `^${literalBroker}$` },
+        { action: "GET", resource: "/api/context-brokers", exact: true },
+        { action: "PUT", resource: literalBroker, exact: true },
       ].sort(byKey),
     );
     expect((await api("PUT", literalBroker, {})).status).not.toBe(403);
     expect((await api("PUT", `${literalBroker}0`, {})).status).toBe(403);
+    // Record ids are case-sensitive, and so is Keyrock's comparison of a plain resource.
+    const shouted = literalBroker.replace("urn:ngsi-ld:ContextBroker:1", "URN:NGSI-LD:CONTEXTBROKER:1");
+    expect((await api("PUT", shouted, {})).status).toBe(403);
     expect((await api("GET", "/api/context-brokers")).status).toBe(200);
     expect((await api("GET", "/api/context-brokers/urn:ngsi-ld:ContextBroker:1")).status).toBe(403);
   });
@@ -193,7 +197,8 @@ describe(`Keyrock login over HTTP (${driver})`, () => {
   it("refuses a user with no role in the application with a sentence that says so", async () => {
     keyrock.setRoles("u-alice", ["provider"]);
     try {
-      expect(loginError(await signIn("alice"))).toMatch(/has no role in the application/);
+      // Named as users know it in Keyrock, not by its client id.
+      expect(loginError(await signIn("alice"))).toMatch(/has no role in the application "Orrery console"/);
     } finally {
       keyrock.setRoles("u-alice", ["role-editor", "provider", "role-empty"]);
     }
@@ -291,10 +296,10 @@ describe(`Keyrock login over HTTP (${driver})`, () => {
       const own = await startFakeKeyrock({ clientId, clientSecret, admin, users: [], roles: [], ...fake });
       const api = await startApi(env, own.url);
       try {
-        const config = (await (await fetch(`${api.base}/api/console-config`)).json()) as {
+        const status = (await (await fetch(`${api.base}/api/auth/status`)).json()) as {
           signInProblem: string;
         };
-        expect(config.signInProblem).toMatch(expected);
+        expect(status.signInProblem).toMatch(expected);
         expect(
           api.t.logs.some(
             (line) => line.includes("sign-in will fail") && expected.test(line.replaceAll('\\"', '"')),
@@ -308,14 +313,50 @@ describe(`Keyrock login over HTTP (${driver})`, () => {
     }
   });
 
+  it('checks the management account again when the sign-in page asks, once it is given "Manage roles" later', async () => {
+    const own = await startFakeKeyrock({
+      clientId,
+      clientSecret,
+      admin,
+      appName: "Market .*+?(|\\ console",
+      users: [],
+      roles: [],
+      adminManagesRoles: false,
+    });
+    const api = await startApi({}, own.url);
+    const status = async () =>
+      (await (await fetch(`${api.base}/api/auth/status`)).json()) as {
+        signInProblem: string | null;
+        application: string | null;
+      };
+    try {
+      expect(await status()).toEqual({
+        signInProblem: expect.stringMatching(/"Manage roles" permission/),
+        application: null,
+      });
+      own.setAdminManagesRoles(true);
+      // Checked again at most every RECHECK_FAILED_MS, whoever loads the page.
+      await new Promise((resolve) => setTimeout(resolve, RECHECK_FAILED_MS + 100));
+      await vi.waitFor(
+        async () =>
+          expect(await status()).toEqual({ signInProblem: null, application: "Market .*+?(|\\ console" }),
+        { timeout: 5_000, interval: 500 },
+      );
+      expect(api.t.logs.filter((line) => line.includes(clientSecret))).toEqual([]);
+    } finally {
+      await api.t.close();
+      await own.close();
+    }
+  });
+
   it("names Keyrock and the failure when it cannot be reached, instead of a bare 'fetch failed'", async () => {
     const closedPort = await freePort();
     const api = await startApi({}, `http://127.0.0.1:${closedPort}`);
     try {
-      const config = (await (await fetch(`${api.base}/api/console-config`)).json()) as {
+      const status = (await (await fetch(`${api.base}/api/auth/status`)).json()) as {
         signInProblem: string;
       };
-      expect(config.signInProblem).toBe(
+      expect(status.signInProblem).toBe(
         `Keyrock (http://127.0.0.1:${closedPort}) could not be reached for the management account's sign-in: ECONNREFUSED.`,
       );
     } finally {

@@ -11,11 +11,19 @@ describe.runIf(driver === "pglite")("PGlite on disk", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "orrery-restart-"));
     try {
       const first = await startTestApp({}, { dataDir });
+      const api = client(first, await first.tokenFor("admin"));
+      const idm = (
+        await api(
+          "POST",
+          "/api/identity-managers",
+          samplePayload("identity-managers", () => ""),
+        )
+      ).body;
       const created = (
-        await client(first, await first.tokenFor("admin"))(
+        await api(
           "POST",
           "/api/identity-manager-grants",
-          samplePayload("identity-manager-grants", () => ""),
+          samplePayload("identity-manager-grants", () => idm.id),
         )
       ).body;
       await first.close();

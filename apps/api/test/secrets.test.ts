@@ -14,17 +14,22 @@ beforeAll(async () => {
     bodies.push(res.raw);
     return res;
   };
+  // The peers the grants are made for.
+  for (const kind of ["identity-managers", "authorization-registries"])
+    peers[kind] = (await api("POST", `/api/${kind}`, samplePayload(kind, none))).body.id;
 });
 afterAll(() => t.close());
 
 const none = () => "";
+const peers: Record<string, string> = {};
+const peer = (kind: string) => peers[kind] ?? "";
 
 describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
   it("shows { set: true } instead of the secret, on create, show, list and update", async () => {
     const grant = await api(
       "POST",
       "/api/identity-manager-grants",
-      samplePayload("identity-manager-grants", none),
+      samplePayload("identity-manager-grants", peer),
     );
     expect(grant.body).toMatchObject({
       clientSecret: { set: true },
@@ -36,7 +41,7 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
     const key = await api(
       "POST",
       "/api/authorization-registry-grants",
-      samplePayload("authorization-registry-grants", none),
+      samplePayload("authorization-registry-grants", peer),
     );
     expect(key.body.privateKey).toEqual({ set: true });
     await api("GET", `/api/authorization-registry-grants/${key.body.id}`);
@@ -44,9 +49,9 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
 
   it("keeps the stored secret when an update leaves it out, and replaces it when given", async () => {
     const created = (
-      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", peer))
     ).body;
-    const { clientSecret: _c, password: _p, ...rest } = samplePayload("identity-manager-grants", none);
+    const { clientSecret: _c, password: _p, ...rest } = samplePayload("identity-manager-grants", peer);
     const kept = await api("PUT", `/api/identity-manager-grants/${created.id}`, { ...rest, name: "Renamed" });
     expect(kept.status).toBe(200);
     expect(kept.body).toMatchObject({ clientSecret: { set: true }, password: { set: true } });
@@ -74,7 +79,7 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
   it("takes a record back as it was read (secrets as { set: true } or null): the stored secrets stay", async () => {
     const { identityManagerGrants } = await import("@orrery/model");
     const created = (
-      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", peer))
     ).body;
     const read = (await api("GET", `/api/identity-manager-grants/${created.id}`)).body;
     const unchanged = await api("PUT", `/api/identity-manager-grants/${created.id}`, read);
@@ -88,7 +93,7 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
     expect(nulls.status).toBe(200);
     expect(await t.records.secret(identityManagerGrants, created.id, "clientSecret")).toBe("s3cr3t-client");
     expect(await t.records.secret(identityManagerGrants, created.id, "password")).toBe(
-      samplePayload("identity-manager-grants", none).password,
+      samplePayload("identity-manager-grants", peer).password,
     );
     // A client that copies a record it read into a new one must still give the secrets.
     const { id: _id, ...copy } = read;
@@ -102,9 +107,9 @@ describe(`secrets are write-only and encrypted at rest (${driver})`, () => {
 
   it("drops the password when the grant type leaves password, and then needs it again", async () => {
     const created = (
-      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", none))
+      await api("POST", "/api/identity-manager-grants", samplePayload("identity-manager-grants", peer))
     ).body;
-    const base = { name: "G", clientId: "c" };
+    const base = { name: "G", hasIdentityManager: peers["identity-managers"], clientId: "c" };
     const switched = await api("PUT", `/api/identity-manager-grants/${created.id}`, {
       ...base,
       grantType: "client_credentials",

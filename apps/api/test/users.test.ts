@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import { isAllowed } from "@orrery/model";
 import { keyrockManagement } from "../src/auth/keyrock-management.ts";
 import { client, driver } from "./support/harness.ts";
 import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
@@ -36,6 +37,7 @@ async function wire(url: string, grant: Record<string, unknown> = {}, path?: str
   });
   const created = await ok("POST", "/api/identity-manager-grants", {
     name: `Grant ${Date.now()}-${Math.random()}`,
+    hasIdentityManager: idm.id,
     grantType: "password",
     clientId: "market-app",
     clientSecret: "client-secret-91f2",
@@ -126,7 +128,13 @@ describe(`users of a workspace (${driver})`, () => {
       "showroom",
       "viewer",
     ]);
-    expect(listed.body[0]).toEqual({ id: "admin", username: "admin", email: "admin@example.org", roles: [] });
+    expect(listed.body[0]).toEqual({
+      id: "admin",
+      username: "admin",
+      email: "admin@example.org",
+      roles: [],
+      organizationRoles: [],
+    });
 
     expect((await api("POST", `${path}/users/viewer/roles/tenant-ada`)).status).toBe(204);
     expect((await api("POST", `${path}/users/viewer/roles/tenant-ada`)).status).toBe(204); // idempotent
@@ -146,6 +154,75 @@ describe(`users of a workspace (${driver})`, () => {
     expect(unnamed.body.code).toBe("users.roleNotInContracts");
   });
 
+  it("refuse the console's own roles, as contract roles and in assignment, saying why", async () => {
+    const { api, path } = ctx;
+    await wire(ctx.base, { username: "admin", password: "admin" }, "/idm");
+    const [contract] = (await api("GET", `${path}/contracts`)).body;
+    const [detail] = (await api("GET", `${path}/contract-details`)).body;
+    for (const roleScopeName of ["admin", "Operator", "showroom "]) {
+      const named = await api("POST", `${path}/contract-details`, {
+        hasContract: contract.id,
+        hasRole: detail.hasRole,
+        roleScopeName,
+      });
+      expect(named.status, roleScopeName).toBe(400);
+      expect(named.body.errors).toEqual([
+        expect.objectContaining({ path: "roleScopeName", code: "contractDetail.consoleRole" }),
+      ]);
+    }
+    const { id, ...fields } = detail;
+    const renamed = await api(
+      "PUT",
+      `${path}/contract-details/${id}`,
+      { ...fields, roleScopeName: "viewer" },
+      {
+        "accept-language": "fr",
+      },
+    );
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.errors[0].message).toMatch(/rôle de la console/);
+    // Whoever asks, and whether or not a detail names it (one stored before this check would).
+    const assign = await api("POST", `${path}/users/viewer/roles/admin`);
+    expect(assign.status).toBe(403);
+    expect(assign.body.code).toBe("users.consoleRole");
+    expect(assign.body.detail).toContain("config/permissions.yaml");
+    expect(
+      (await api("GET", `${path}/users`)).body.find((u: { id: string }) => u.id === "viewer").roles,
+    ).not.toContain("admin");
+  });
+
+  it("refuse any role when the workspace uses the console's own application", async () => {
+    const { api, path } = ctx;
+    // The development identity manager's console application: its roles are the demo users'.
+    await wire(ctx.base, { username: "admin", password: "admin", clientId: "orrery-console" }, "/idm");
+    const listed = (await api("GET", `${path}/users`)).body;
+    expect(listed.find((u: { id: string }) => u.id === "admin").roles).toEqual(["admin"]);
+    const assign = await api("POST", `${path}/users/viewer/roles/tenant-ada`);
+    expect(assign.status).toBe(403);
+    expect(assign.body.code).toBe("users.consoleApplication");
+    expect((await api("DELETE", `${path}/users/admin/roles/tenant-ada`)).body.code).toBe(
+      "users.consoleApplication",
+    );
+    const sync = await api("POST", `${path}/contract-details/${detailId}/synchronize`);
+    expect(sync.status).toBe(403);
+    expect(sync.body.code).toBe("users.consoleApplication");
+    const [detail] = (await api("GET", `${path}/contract-details`)).body;
+    const { id, ...fields } = detail;
+    const kept = await api("PUT", `${path}/contract-details/${id}`, fields);
+    expect(kept.status).toBe(400);
+    expect(kept.body.errors[0]).toMatchObject({
+      path: "roleScopeName",
+      code: "contractDetail.consoleApplication",
+      params: { application: "orrery-console" },
+    });
+    // Even spelled as the identity manager's collation would still find it.
+    await wire(ctx.base, { username: "admin", password: "admin", clientId: "ORRERY-console " }, "/idm");
+    expect((await api("POST", `${path}/users/viewer/roles/tenant-ada`)).body.code).toBe(
+      "users.consoleApplication",
+    );
+    await wire(ctx.base, { username: "admin", password: "admin" }, "/idm");
+  });
+
   it("are changed only with update permission on a contract detail naming the role", async () => {
     const { t, path } = ctx;
     await wire(ctx.base, { username: "admin", password: "admin" }, "/idm");
@@ -154,6 +231,11 @@ describe(`users of a workspace (${driver})`, () => {
     const refused = await viewer("POST", `${path}/users/viewer/roles/visitor`);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("users.forbidden");
+    // Refused before the role is looked up: the answer does not tell whether a detail names it.
+    const unnamed = await viewer("POST", `${path}/users/viewer/roles/stranger`);
+    expect(unnamed.status).toBe(403);
+    expect(unnamed.body.code).toBe("users.forbidden");
+    expect((await viewer("POST", `${path}/users/viewer/roles/admin`)).body.code).toBe("users.forbidden");
     // Update permission on the tenant-ada detail only: that role, and no other.
     const one = client(
       t,
@@ -176,12 +258,14 @@ describe(`users of a workspace (${driver})`, () => {
     const listed = await api("GET", `${path}/users`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body).toEqual([
-      { id: "u-ada", username: "ada", email: "ada@test.com", roles: ["tenant-ada"] },
-      { id: "u-bob", username: "bob", email: "bob@test.com", roles: [] },
+      { id: "u-ada", username: "ada", email: "ada@test.com", roles: ["tenant-ada"], organizationRoles: [] },
+      { id: "u-bob", username: "bob", email: "bob@test.com", roles: [], organizationRoles: [] },
     ]);
     expect(fake.roleNames()).not.toContain("visitor");
     expect((await api("POST", `${path}/users/u-bob/roles/visitor`)).status).toBe(204);
     expect(fake.roleNames()).toContain("visitor");
+    expect(fake.rolesOf("u-bob")).toHaveLength(1);
+    expect(fake.deprecatedCalls).toEqual([]); // assigned with PUT, not Keyrock's deprecated POST
     expect((await api("DELETE", `${path}/users/u-ada/roles/tenant-ada`)).status).toBe(204);
     expect(fake.rolesOf("u-ada")).toEqual([]);
     const users = (await api("GET", `${path}/users`)).body;
@@ -303,6 +387,124 @@ describe(`users of a workspace (${driver})`, () => {
     expect(partial.body.details.filter((l: string) => l.startsWith("❌"))).toEqual([
       "❌ The type Product of a data service of the role has no scope name: no permission for it.",
     ]);
+  });
+
+  it("escape every value they place in a regular expression: an entity `.*` is that entity alone", async () => {
+    const { api, path, types, properties } = ctx;
+    const { id: typeId, ...type } = (await api("GET", `${path}/types/${types.Building}`)).body;
+    const scope = "b(u|i)+l?d.*\\";
+    await ok("PUT", `${path}/types/${typeId}`, { ...type, scopeName: scope });
+    const entity = "urn:ngsi-ld:Building:.*";
+    await ok("POST", `${path}/entities`, {
+      id: entity,
+      type: "Building",
+      name: { type: "Property", value: "Any" },
+      owner: { type: "Relationship", object: "urn:ngsi-ld:Person:ada" },
+    });
+    const actions = (await ok("GET", "/api/data-actions")) as Array<{ id: string; name: string }>;
+    const service = await ok("POST", `${path}/data-services`, {
+      name: "Any buildings",
+      hasEntityType: types.Building,
+      hasProperties: [properties["Building.name"]],
+      hasDataActions: actions.filter((a) => ["GET", "PATCH"].includes(a.name)).map((a) => a.id),
+    });
+    const role = await ok("POST", `${path}/roles`, {
+      name: "Shelver",
+      notBefore: 1_767_225_600,
+      notOnOrAfter: 1_798_761_600,
+      dataServiceProviderId: "did:web:provider.example.org",
+      verifiableCredentialType: "ShelverCredential",
+    });
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: role.id, hasDataService: service.id });
+    const contract = await ok("POST", `${path}/contracts`, {
+      stakeholderDid: "did:web:shelves.example.org",
+      stakeholderName: "Shelves",
+      validFromTime: 1_767_225_600,
+      validToTime: 1_798_761_600,
+      verifiableCredentialType: "ShelvesCredential",
+      scopeType: types.Person,
+      scopeEntity: "urn:ngsi-ld:Person:ada",
+    });
+    const detail = await ok("POST", `${path}/contract-details`, {
+      hasContract: contract.id,
+      hasRole: role.id,
+      roleScopeName: "shelver-any",
+      scopeType: types.Building,
+      scopeEntity: entity,
+    });
+    const fake = await keyrock();
+    await wire(fake.url);
+    const sync = await api("POST", `${path}/contract-details/${detail.id}/synchronize`);
+    expect(sync.status, JSON.stringify(sync.body)).toBe(200);
+    const made = fake.permissionsOf("shelver-any");
+    const base = `/person/urn:ngsi-ld:Person:ada/${scope}/${entity}`;
+    // The plain permission is compared as written by Keyrock: it stays the literal path.
+    expect(made.find((p) => p.action === "GET")).toMatchObject({
+      resource: `${base}/${scope}`,
+      is_regex: false,
+    });
+    const patch = made.find((p) => p.action === "PATCH")!;
+    expect(patch.is_regex).toBe(true);
+    // Read as Keyrock's decision point reads it (a case-insensitive regular expression).
+    const generated = [{ action: "PATCH", resource: patch.resource! }];
+    expect(isAllowed(generated, "PATCH", `${base}/${scope}/urn:ngsi-ld:Thing:1`)).toBe(true);
+    for (const sibling of [
+      `/person/urn:ngsi-ld:Person:ada/${scope}/urn:ngsi-ld:Building:tower/${scope}/urn:ngsi-ld:Thing:1`,
+      // Unescaped, the scope name and the id would have matched this other building's items.
+      "/person/urn:ngsi-ld:Person:ada/building/urn:ngsi-ld:Building:tower/building/urn:ngsi-ld:Thing:1",
+      `/person/urn:ngsi-ld:Person:ada/building/${entity}/${scope}/urn:ngsi-ld:Thing:1`,
+      `/person/urn:ngsi-ld:Person:ada/${scope}/${entity}/buuld/urn:ngsi-ld:Thing:1`,
+      `/person/urn:ngsi-ld:Person:ada/${scope}/urn:ngsi-ld:Building:x/${scope}/urn:ngsi-ld:Thing:1`,
+    ])
+      expect(isAllowed(generated, "PATCH", sibling), sibling).toBe(false);
+  });
+
+  it("name the organisation through which a user holds a role, which cannot be removed from the user", async () => {
+    const { api, path } = ctx;
+    const organizations = [
+      { id: "o-acme", name: "Acme Retail", members: ["u-bob"], roles: ["r-visitor"] },
+      { id: "o-empty", name: "Nobody", members: [], roles: ["r-tenant"] },
+    ];
+    const start = (ownedByAdmin = true) =>
+      startFakeKeyrock({
+        clientId: "market-app",
+        clientSecret: "client-secret-91f2",
+        admin,
+        users: [
+          { id: "u-ada", username: "ada", email: "ada@test.com", password: "x", roles: ["r-tenant"] },
+          { id: "u-bob", username: "bob", email: "bob@test.com", password: "x", roles: [] },
+        ],
+        roles: [
+          { id: "r-tenant", name: "tenant-ada", permissions: [] },
+          { id: "r-visitor", name: "visitor", permissions: [] },
+        ],
+        organizations: organizations.map((o) => ({ ...o, ownedByAdmin })),
+      }).then((fake) => (fakes.push(fake), fake));
+    await wire((await start()).url);
+    const listed = await api("GET", `${path}/users`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body).toEqual([
+      { id: "u-ada", username: "ada", email: "ada@test.com", roles: ["tenant-ada"], organizationRoles: [] },
+      {
+        id: "u-bob",
+        username: "bob",
+        email: "bob@test.com",
+        roles: [],
+        organizationRoles: [{ role: "visitor", organization: "Acme Retail" }],
+      },
+    ]);
+    // Held through the organisation, not by the user: nothing of the user's to remove.
+    const remove = await api("DELETE", `${path}/users/u-bob/roles/visitor`);
+    expect(remove.status).toBe(404);
+    expect(remove.body.code).toBe("users.notHeld");
+
+    // Keyrock lets only an organisation's owners read it: the problem says what to do.
+    await wire((await start(false)).url);
+    const unowned = await api("GET", `${path}/users`);
+    expect(unowned.status).toBe(502);
+    expect(unowned.body.code).toBe("users.organizationNotOwned");
+    expect(unowned.body.detail).toContain("o-acme");
+    expect(unowned.body.detail).toContain(admin.email);
   });
 
   it("explain Keyrock's refusals and silences as 502 problems", async () => {

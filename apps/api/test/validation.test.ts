@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { client, driver, useTestApp } from "./support/harness.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
 
@@ -6,8 +6,14 @@ const ctx = useTestApp();
 const api: ReturnType<typeof client> = (...args) => ctx.api(...args);
 
 const none = () => "";
+// The peers grants are made for.
+const peers: Record<string, string> = {};
+beforeAll(async () => {
+  for (const kind of ["identity-managers", "authorization-registries"])
+    peers[kind] = (await api("POST", `/api/${kind}`, samplePayload(kind, none))).body.id;
+});
 const post = (kind: string, patch: Record<string, unknown>) =>
-  api("POST", `/api/${kind}`, { ...samplePayload(kind, none), ...patch });
+  api("POST", `/api/${kind}`, { ...samplePayload(kind, (peer) => peers[peer] ?? ""), ...patch });
 
 describe(`validation answers 400 problem+json naming every invalid field (${driver})`, () => {
   it.each([

@@ -52,12 +52,8 @@ export interface ConsoleSettings {
   authProvider: string;
   googleSheets?: { serviceAccountEmail: string } | null;
   mapTileUrl?: string;
-  /** Why signing in cannot work with the identity manager's settings, when it cannot. */
-  signInProblem?: string | null;
   /** Where the browser ends the identity manager's own session after signing out. */
   signOutUrl?: string | null;
-  /** The API's SIOP-2 callback, for a VC verifier (its public address). */
-  siop2CallbackUrl?: string;
 }
 
 export function useConsoleConfig() {

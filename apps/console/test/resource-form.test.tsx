@@ -212,8 +212,9 @@ describe("context broker form", () => {
 });
 
 describe("identity manager grant form", () => {
+  const keyrock = { body: [{ id: "urn:ngsi-ld:IdentityManager:1", name: "Keyrock" }] };
   it("asks for username and password only with the password grant, and drops them when it changes", async () => {
-    const { user, calls } = renderCreate(identityManagerGrants);
+    const { user, calls } = renderCreate(identityManagerGrants, { "GET /identity-managers": keyrock });
     expect(queryField("Username")).toBeNull();
     await user.type(field("Name"), "Console");
     await user.type(field("Client ID"), "console");
@@ -227,6 +228,7 @@ describe("identity manager grant form", () => {
     await user.click(screen.getByRole("button", { name: "Create" }));
     expect(await postedBody(calls)).toEqual({
       name: "Console",
+      hasIdentityManager: "urn:ngsi-ld:IdentityManager:1",
       grantType: "client_credentials",
       clientId: "console",
       clientSecret: "s3cret",
@@ -248,7 +250,10 @@ describe("service form", () => {
   const references = {
     "GET /context-brokers": list("Broker"),
     "GET /identity-managers": list("Keyrock"),
-    "GET /identity-manager-grants": list("Grant"),
+    // The grant of the identity manager listed: a service offers only the chosen one's grants.
+    "GET /identity-manager-grants": {
+      body: [{ id: "urn:ngsi-ld:Grant:1", name: "Grant", hasIdentityManager: "urn:ngsi-ld:Keyrock:1" }],
+    },
     "GET /vc-verifiers": list("Verifier"),
     "GET /trusted-issuers-lists": list("Issuers"),
   };
@@ -377,9 +382,11 @@ describe("update mode", () => {
     return { calls, ...view };
   };
 
+  const idmId = "urn:ngsi-ld:IdentityManager:1";
   const grant = {
     id: grantId,
     name: "Console",
+    hasIdentityManager: idmId,
     grantType: "password",
     clientId: "console",
     clientSecret: { set: true },
@@ -397,6 +404,7 @@ describe("update mode", () => {
     const put = sent(calls, "PUT")[0]!;
     expect(put.body).toEqual({
       name: "Console",
+      hasIdentityManager: idmId,
       grantType: "password",
       clientId: "console",
       username: "alice",

@@ -68,6 +68,7 @@ export const formatMessages = {
   singleLine: "must be a single line",
   dataModelName: "must be 1 to 50 lowercase letters, digits or -",
   ngsiName: "must be letters, digits, - or _",
+  accessSubject: "must be one word, without spaces (registries refuse spaces in an access subject)",
 } as const;
 export type Format = keyof typeof formatMessages;
 

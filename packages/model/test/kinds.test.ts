@@ -28,10 +28,10 @@ function check(kind: KindDefinition, input: unknown, mode: "create" | "update" =
 const none = () => "";
 const { customHeaders: _h, ...broker } = samplePayload("context-brokers", none);
 const idm = samplePayload("identity-managers", none);
-const registryGrant = samplePayload("authorization-registry-grants", none);
+const urn = (t: string) => `urn:ngsi-ld:${t}:8f7d3a52-0c1e-4b8e-9a51-1f2e3d4c5b6a`;
+const registryGrant = samplePayload("authorization-registry-grants", () => urn("AuthorizationRegistry"));
 const registry = samplePayload("authorization-registries", none);
 const cert = (registry.certificates as string[])[0]!;
-const urn = (t: string) => `urn:ngsi-ld:${t}:8f7d3a52-0c1e-4b8e-9a51-1f2e3d4c5b6a`;
 
 describe("every kind", () => {
   it.each(platformKinds.map((k) => [k.kind, k] as const))(
@@ -120,7 +120,19 @@ describe("identity manager and its grant", () => {
     const { implementationName: _n, ...rest } = idm;
     expect(check(identityManagers, rest).value?.implementationName).toBe("keyrock");
   });
-  const grant = { name: "G", grantType: "client_credentials", clientId: "c", clientSecret: "s" };
+  const grant = {
+    name: "G",
+    hasIdentityManager: urn("IdentityManager"),
+    grantType: "client_credentials",
+    clientId: "c",
+    clientSecret: "s",
+  };
+  it("names the identity manager it was made for", () => {
+    const { hasIdentityManager: _m, ...rest } = grant;
+    expect(check(identityManagerGrants, rest).paths).toEqual(["hasIdentityManager"]);
+    const { hasAuthorizationRegistry: _r, ...key } = registryGrant;
+    expect(check(authorizationRegistryGrants, key).paths).toEqual(["hasAuthorizationRegistry"]);
+  });
   it("requires username and password only for the password grant", () => {
     expect(check(identityManagerGrants, grant).ok).toBe(true);
     expect(check(identityManagerGrants, { ...grant, grantType: "password" }).paths.sort()).toEqual([

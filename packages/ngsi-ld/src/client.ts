@@ -1,3 +1,4 @@
+import { Agent, fetch as undiciFetch } from "undici";
 import { profileOf, type BrokerProfile } from "./profiles.ts";
 
 /** An RFC 7807 problem details body as NGSI-LD brokers send it (notes/ngsi-ld.md §1.1). */
@@ -202,6 +203,21 @@ export function parseContentRange(header: string | null | undefined): ContentRan
   return { from: m[1], to: m[2], ...(m[3] !== "*" ? { size: Number(m[3]) } : {}) };
 }
 
+/**
+ * The connections to the brokers, shared by every client as fetch's own pool would be. A call
+ * that gives up swaps it for a fresh one and closes the old one once the calls in flight on it are
+ * over: on a timeout undici closes the request's socket, then opens another one for the aborted
+ * request that nothing uses or closes (nodejs/undici#5845), one per call to a broker that hangs.
+ */
+let connections = new Agent();
+
+function dropConnections(used: Agent): void {
+  if (connections !== used) return;
+  connections = new Agent();
+  // A turn later: the calls that took it in this turn have handed it their requests by then.
+  setImmediate(() => void used.close().catch(() => undefined));
+}
+
 /** The one way Orrery speaks NGSI-LD: every call carries tenant, context, custom headers and bearer, with a timeout. */
 export class NgsiLdClient {
   readonly profile: BrokerProfile;
@@ -217,7 +233,7 @@ export class NgsiLdClient {
     this.base = `${options.baseUrl.replace(/\/$/, "")}/ngsi-ld/v1`;
     this.temporalBase = options.temporalBaseUrl ? options.temporalBaseUrl.replace(/\/$/, "") : this.base;
     this.label = options.label ?? options.baseUrl;
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch ?? (undiciFetch as unknown as typeof fetch);
     const cap = Math.min(this.profile.pageSizeCap, options.paginationMaxLimit ?? this.profile.pageSizeCap);
     this.pageSize = Math.max(1, Math.min(options.pageSize ?? cap, cap));
   }
@@ -264,11 +280,19 @@ export class NgsiLdClient {
 
     let response: Response;
     let text: string;
+    const dispatcher = connections;
     try {
       const signal = AbortSignal.timeout(o.timeoutMs ?? 10_000);
-      response = await this.fetch(url, { method: c.method ?? "GET", headers, body: payload, signal });
+      response = await this.fetch(url, {
+        method: c.method ?? "GET",
+        headers,
+        body: payload,
+        signal,
+        dispatcher,
+      } as RequestInit);
       text = await response.text();
     } catch (err) {
+      dropConnections(dispatcher);
       const e = err as Error;
       if (e.name === "TimeoutError" || e.name === "AbortError")
         throw new NgsiLdError(

@@ -1,4 +1,4 @@
-import { PEER_TIMEOUT_MS, unreachableCause } from "../peers.ts";
+import { fetchWithin, PEER_TIMEOUT_MS, unreachableCause } from "../peers.ts";
 
 /**
  * Calls to FIWARE Keyrock, shared by the sign-in provider and the users of a workspace: one fetch
@@ -42,7 +42,7 @@ export async function keyrockFetch(
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetchWithin(url, init, timeoutMs);
   } catch (err) {
     throw new KeyrockFailure(what, undefined, unreachableCause(err));
   }
@@ -88,12 +88,25 @@ export function keyrockManagement(
     return { token, until: Date.parse(body.token?.expires_at ?? "") || Date.now() + 30 * 60_000 };
   }
 
+  function signInOnce() {
+    const attempt = signIn();
+    current = attempt;
+    attempt.catch(() => {
+      if (current === attempt) current = undefined;
+    });
+    return attempt;
+  }
+
+  // The calls waiting on one sign-in share its outcome, a failure too: none of them signs in again
+  // (against a Keyrock that does not answer, each would wait out its own timeout after the 502).
   async function token(): Promise<string> {
-    const held = current && (await current.catch(() => undefined));
-    if (held && held.until > Date.now() + 60_000) return held.token;
-    current = signIn();
-    current.catch(() => (current = undefined));
-    return (await current).token;
+    const pending = current;
+    if (pending) {
+      const held = await pending;
+      if (held.until > Date.now() + 60_000) return held.token;
+      if (current === pending) current = undefined;
+    }
+    return (await (current ?? signInOnce())).token;
   }
 
   async function call(method: string, path: string, what: string, body?: unknown, again = true) {
@@ -124,11 +137,11 @@ export function keyrockManagement(
     const held = current && (await current.catch(() => undefined));
     current = undefined;
     if (!held) return;
-    await fetch(`${base}/v1/auth/tokens`, {
-      method: "DELETE",
-      headers: { "x-auth-token": held.token, "x-subject-token": held.token },
-      signal: AbortSignal.timeout(timeoutMs),
-    }).catch(() => undefined);
+    await fetchWithin(
+      `${base}/v1/auth/tokens`,
+      { method: "DELETE", headers: { "x-auth-token": held.token, "x-subject-token": held.token } },
+      timeoutMs,
+    ).catch(() => undefined);
   }
 
   return { call: (method, path, what, body) => call(method, path, what, body), release };

@@ -12,12 +12,39 @@ import type { IdentityProvider } from "./providers/provider.ts";
 import type { Policy } from "./policy.ts";
 import type { Sessions } from "./sessions.ts";
 
-const permission = z.object({ action: z.string(), resource: z.string() });
+// `exact`: a plain path compared as written (Keyrock's non-regex permissions), not a regular expression.
+const permission = z.object({ action: z.string(), resource: z.string(), exact: z.boolean().optional() });
 const tokenResponse = z.object({
   token: z.string(),
   token_type: z.literal("Bearer"),
   expires_at: z.string(),
 });
+
+/** How soon the sign-in page's check of the identity manager's settings runs again, after a failure and after a pass. */
+export const RECHECK_FAILED_MS = 2_000;
+const RECHECK_PASSED_MS = 5 * 60_000;
+
+/**
+ * The provider's check of its settings, asked again when the sign-in page asks: an identity manager
+ * that starts after the API, or an account given its rights later, is seen within seconds, and a
+ * page loaded by anyone costs at most one check every RECHECK_FAILED_MS.
+ */
+function signInCheck(provider: IdentityProvider, startUp: { problem?: string; at: number }) {
+  let last = startUp;
+  let running: Promise<string | undefined> | undefined;
+  return async (): Promise<string | undefined> => {
+    const age = Date.now() - last.at;
+    if (!provider.check || age < (last.problem ? RECHECK_FAILED_MS : RECHECK_PASSED_MS)) return last.problem;
+    running ??= provider
+      .check()
+      .then((problem) => {
+        last = { problem, at: Date.now() };
+        return problem;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+}
 
 /**
  * Login is the OAuth 2.0 authorization-code flow with PKCE and state, run by the API against the
@@ -25,9 +52,18 @@ const tokenResponse = z.object({
  */
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { config: Config; db: Database; sessions: Sessions; provider: IdentityProvider; policy: Policy },
+  deps: {
+    config: Config;
+    db: Database;
+    sessions: Sessions;
+    provider: IdentityProvider;
+    policy: Policy;
+    /** What the provider's check said at start-up. */
+    signInProblem?: string;
+  },
 ): void {
   const { config, db, sessions, provider } = deps;
+  const checkSignIn = signInCheck(provider, { problem: deps.signInProblem, at: Date.now() });
   const api = app.withTypeProvider<ZodTypeProvider>();
   const redirectUri = `${config.publicUrl}/api/auth/callback`;
   const consoleRoute = (path: string, params: Record<string, string>) =>
@@ -120,6 +156,30 @@ export function registerAuthRoutes(
         request.log.warn({ err: (err as Error).message }, "sign-in failed");
         return fail((err as Error).message || "The sign-in failed.");
       }
+    },
+  );
+
+  api.get(
+    "/api/auth/status",
+    {
+      config: { access: "public" },
+      schema: {
+        tags: ["auth"],
+        summary:
+          "What the sign-in page says: why signing in cannot work, if it cannot, and the application's name",
+        response: {
+          200: z.object({ signInProblem: z.string().nullable(), application: z.string().nullable() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const [signInProblem, application] = await Promise.all([
+        checkSignIn(),
+        provider.applicationName?.().catch(() => undefined),
+      ]);
+      return reply
+        .header("cache-control", "no-store")
+        .send({ signInProblem: signInProblem ?? null, application: application ?? null });
     },
   );
 

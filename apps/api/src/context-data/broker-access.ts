@@ -7,8 +7,10 @@ import {
 } from "@orrery/model";
 import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
+import { fetchWithin } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
+import { requireOwnGrant } from "../trust/grant-peer.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
 
@@ -31,6 +33,7 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
   const idm = await records.find(identityManagers, String(idmId));
   const grantRow = await records.find(identityManagerGrants, String(grantId));
   if (!idm || !grantRow) throw problem(409, "workspace.incompleteService");
+  await requireOwnGrant(records, grantRow, idm);
   const key = `${grantRow.id}@${grantRow.version}@${idm.id}@${idm.version}`;
   const cached = tokens.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.token;
@@ -44,14 +47,13 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
   const name = String(idm.data.name);
   let response: Response;
   try {
-    response = await fetch(`${address(idm.data)}${String(idm.data.oauth2TokenPath)}`, {
+    response = await fetchWithin(`${address(idm.data)}${String(idm.data.oauth2TokenPath)}`, {
       method: "POST",
       headers: {
         authorization: `Basic ${Buffer.from(`${String(grant.clientId)}:${secret}`).toString("base64")}`,
         "content-type": "application/x-www-form-urlencoded",
       },
       body: form,
-      signal: AbortSignal.timeout(10_000),
     });
   } catch (err) {
     throw problem(502, "idm.unreachable", { name, cause: (err as Error).message });

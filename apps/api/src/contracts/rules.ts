@@ -1,12 +1,20 @@
 import type { FastifyRequest } from "fastify";
-import { contracts, properties, targetsOf, types } from "@orrery/model";
+import {
+  contractDetails,
+  contracts,
+  identityManagerGrants,
+  properties,
+  targetsOf,
+  types,
+} from "@orrery/model";
 import { NgsiLdError, type Entity } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { fieldError, invalid } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
-import type { Records } from "../resources/records.ts";
+import type { DependentsCheck, Records } from "../resources/records.ts";
+import { consoleRoles } from "../users/console-roles.ts";
 
 type Data = Record<string, unknown>;
 
@@ -24,7 +32,10 @@ const pointedToBy = (entity: Entity): string[] =>
  * section 5): a contract's validity ends after it begins; its scope type is a type of the workspace
  * with a scopeName and its scope entity an entity of that type in the broker. A contract detail's
  * scope needs a contract that has one; its type has a scopeName and a relationship to the
- * contract's scope type, and its entity, of that type, refers to the contract's scope entity.
+ * contract's scope type, and its entity, of that type, refers to the contract's scope entity. Its
+ * role scope name is no role of the console, and the workspace's identity manager grant is not for
+ * the console's own application (whose every role gives console permissions at sign-in): a
+ * contract role makes nobody more than they are.
  */
 export function contractHooks(records: Records, config: Config): Record<string, KindHooks> {
   /** The scope entity as the workspace's broker has it, or undefined when it has none of that id. */
@@ -49,8 +60,29 @@ export function contractHooks(records: Records, config: Config): Record<string, 
     return type;
   }
 
+  const own = consoleRoles(config);
+
+  /** The refusal of a role scope name that would give console permissions, if it would. */
+  async function consoleRoleError(roleName: string, workspaceId: string) {
+    if (own.isConsoleRole(roleName))
+      return fieldError("roleScopeName", "contractDetail.consoleRole", { role: roleName });
+    const grantId = (await records.requireWorkspace(workspaceId)).data.hasIdentityManagerGrant;
+    const grant = grantId ? await records.find(identityManagerGrants, String(grantId)) : undefined;
+    const application = String(grant?.data.clientId ?? "");
+    if (application && own.isConsoleApplication(application))
+      return fieldError("roleScopeName", "contractDetail.consoleApplication", { application });
+    return undefined;
+  }
+
   return {
     contracts: {
+      // A detail's scope is checked against its contract's: changing that scope under it is refused.
+      async dependents({ id, before, after }, tx) {
+        const fields = ["scopeType", "scopeEntity"].filter((f) => before[f] !== after[f]);
+        if (!fields.length) return [];
+        const details = await tx.referring(contractDetails, "hasContract", id);
+        return [{ field: fields.join(", "), rows: details.filter((d) => d.data.scopeType !== undefined) }];
+      },
       async prepare(input, { workspaceId, request }) {
         if (Number(input.validToTime) <= Number(input.validFromTime))
           throw invalid([fieldError("validToTime", "field.afterField", { field: "validFromTime" })]);
@@ -70,6 +102,10 @@ export function contractHooks(records: Records, config: Config): Record<string, 
     },
     "contract-details": {
       async prepare(input, { workspaceId, request }) {
+        if (typeof input.roleScopeName === "string" && input.roleScopeName) {
+          const refused = await consoleRoleError(input.roleScopeName, workspaceId!);
+          if (refused) throw invalid([refused]);
+        }
         if (input.scopeType === undefined) return input;
         const contract = await records.find(contracts, String(input.hasContract), workspaceId);
         if (!contract) return input;
@@ -106,3 +142,17 @@ export function contractHooks(records: Records, config: Config): Record<string, 
     },
   };
 }
+
+/** A type that scopes contracts or contract details must keep its scopeName (their paths are made of it). */
+export const scopeTypeDependents: DependentsCheck = async ({ id, before, after }, tx) =>
+  before.scopeName && !after.scopeName
+    ? [
+        {
+          field: "scopeName",
+          rows: [
+            ...(await tx.referring(contracts, "scopeType", id)),
+            ...(await tx.referring(contractDetails, "scopeType", id)),
+          ],
+        },
+      ]
+    : [];

@@ -2,6 +2,8 @@ import { contextBrokers, multiValuedBrokers, properties, services, types, worksp
 import { fieldError, invalid } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
+import { scopeTypeDependents } from "../contracts/rules.ts";
+import { propertyDependents } from "../wot/dependents.ts";
 import { sanitizeIcon } from "./icons.ts";
 
 type Data = Record<string, unknown>;
@@ -67,6 +69,7 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
         return input;
       },
       changed: markOutdated,
+      dependents: scopeTypeDependents,
     },
     properties: {
       async prepare(input, { workspaceId, id }) {
@@ -104,6 +107,8 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
         return input;
       },
       changed: markOutdated,
+      // WoT properties name top-level properties of their thing description's type.
+      dependents: propertyDependents,
     },
   };
 }

@@ -171,8 +171,14 @@ export function registerDataServiceLinkRoutes(app: FastifyInstance, records: Rec
       async (request, reply) => {
         const { workspaceId, id } = request.params;
         await records.requireWorkspace(workspaceId);
-        const { service, targetId } = await linkAt(workspaceId, id);
-        const rest = ((service[link.field] as string[]) ?? []).filter((t) => t !== targetId);
+        const at = parse(link, id);
+        if (!at) throw problem(404, "link.notFound", { id });
+        // Already gone is done: the original console deletes a data service, which takes its
+        // links along, and then deletes each link it had listed.
+        const service = await serviceOf(workspaceId, at.serviceId);
+        const current = (service?.[link.field] as string[] | undefined) ?? [];
+        if (!service || !current.includes(at.targetId)) return reply.code(204).send();
+        const rest = current.filter((t) => t !== at.targetId);
         // An empty list, not an absent one: an update that leaves the links out keeps them.
         await records.update(
           dataServices,

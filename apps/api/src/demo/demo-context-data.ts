@@ -6,6 +6,7 @@ import {
   contextBrokers,
   identityManagerGrants,
   identityManagers,
+  roleNameOf,
   services,
   temporalServices,
 } from "@orrery/model";
@@ -286,6 +287,8 @@ async function demoDataServices(
     if (demo.role) {
       const role = await api("POST", `${path}/roles`, {
         name: demo.role,
+        // The access subject the registry knows it by: Keyrock refuses spaces.
+        roleName: roleNameOf(demo.role),
         notBefore: now,
         notOnOrAfter: now + 365 * 24 * 3600,
         dataServiceProviderId: "did:web:supermarket.example.org",

@@ -53,6 +53,7 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
   });
   const grant = await records.create(identityManagerGrants, {
     name: "Orrery client credentials (example)",
+    hasIdentityManager: idm.item.id,
     grantType: "client_credentials",
     clientId: "orrery-demo-client",
     clientSecret: "change-me",
@@ -74,6 +75,7 @@ export async function loadDemoData(db: Database, records: Records, config: Confi
     const devGrant = await records.create(identityManagerGrants, {
       name: "Demo data space application",
       description: "The demo administrator's password grant: it manages the roles of the application.",
+      hasIdentityManager: devIdm.item.id,
       grantType: "password",
       clientId: "orrery-demo-data-space",
       clientSecret: "demo-client-secret",

@@ -14,6 +14,7 @@ export const en = {
   "title.412": "Precondition failed",
   "title.413": "Payload too large",
   "title.415": "Unsupported media type",
+  "title.429": "Too many requests",
   "title.500": "Internal server error",
   "title.501": "Not implemented",
   "title.502": "Bad gateway",
@@ -28,12 +29,13 @@ export const en = {
   "request.hostile.nul": "contains a NUL character (\\u0000)",
   "request.hostile.surrogate": "contains a lone UTF-16 surrogate, which is not Unicode text",
   "request.hostile.deep": "is nested deeper than {depth} levels",
-  "request.where.path": "the path",
+  "request.nothingAtPath": "Nothing can exist at this path: its parameter {name} {flaw}.",
   "request.where.query": "the query",
   "request.where.body": "the body",
   "request.invalidJson": "The body is not valid JSON: {reason}",
   "request.tooLarge": "The body is larger than the limit of {limit} bytes.",
   "request.unsupportedMediaType": "The content type {type} is not accepted here.",
+  "request.tooMany": "Too many requests from here: try again in {seconds} s.",
 
   "auth.unauthenticated": "You must be authenticated: send Authorization: Bearer <token>.",
   "auth.unknownToken": "The access token is unknown or expired. Sign in again.",
@@ -85,6 +87,8 @@ export const en = {
   "field.unknownReference": "refers to a record of {kind} that does not exist",
   "field.unknownReferenceHere": "refers to a record of {kind} that does not exist in this workspace",
   "field.outsideOf": "refers to a record of {kind} that does not belong to the chosen {field}",
+  "field.ofAnother": "refers to “{name}”, which belongs to “{owner}”, not to the chosen {field}",
+  "field.ofNone": "refers to “{name}”, which belongs to no {field} yet: choose one in its own form first",
   "field.afterField": "must come after {field}",
   "field.otherWorkspace": "must be the workspace of the path, {workspace}",
   "field.reserved": '"{value}" is reserved by NGSI-LD: {because}',
@@ -111,6 +115,7 @@ export const en = {
   "record.stale":
     "The record was changed by someone else since you loaded it. Reload it and apply your change again.",
   "record.inUse": "It cannot be deleted while these records refer to it: {names}.",
+  "record.dependents": "The change of its {fields} would break these records that go with it: {names}.",
   "field.createOnly": "cannot be changed after creation",
   "entity.attributeObject": "must be an NGSI-LD attribute object ({type, value} or {type, object})",
   "entity.targetUrn": "must be the URN of the target entity",
@@ -130,6 +135,10 @@ export const en = {
     "This service uses SIOP 2: open the workspace with a verifiable-credential login first.",
   "idm.unreachable": "The identity manager {name} could not be reached: {cause}",
   "idm.refusedGrant": "The identity manager {name} refused the grant ({status}).",
+  "grant.ofAnotherPeer":
+    "The grant “{grant}” belongs to “{owner}”, not to “{peer}”: its secrets go to “{owner}” only. Choose a grant of “{peer}”.",
+  "grant.ofNoPeer":
+    "The grant “{grant}” is not tied to “{peer}” nor to any other yet, so its secrets go nowhere: an administrator must choose, in the grant’s form, the one it was made for.",
   "dataModel.outdated": "The data model is outdated. Please generate a new version before auto-discovering.",
   "sdm.notYaml": "The model is not valid YAML: {reason}",
   "sdm.noProperties":
@@ -180,22 +189,32 @@ export const en = {
     "Assigning or removing the role {role} needs permission to update a contract detail that names it.",
   "users.unknownUser": "The identity manager has no user {id}.",
   "users.notHeld": "The user {id} does not hold the role {role}.",
+  "users.consoleRole":
+    "The role {role} is one of the console's own (config/permissions.yaml): giving it would give the console's permissions, so a contract role may not be it.",
+  "users.consoleApplication":
+    "The workspace's identity manager {name} is used with the console's own application {application}: every role there gives console permissions at sign-in, so none is given from a workspace. Give the workspace a grant for an application of its own.",
+  "users.organizationNotOwned":
+    "The account {account} may not read the organisation {organization} of {name}, which holds roles in the application: Keyrock lets only an organisation's owners read it. Make the account an owner of the organisation.",
 
   "wot.capacity.list": 'must be a JSON list of values for a list of values, such as ["low", "high"]',
   "wot.capacity.range":
     "must be a JSON [minimum, maximum] for a range, with minimum ≤ maximum, such as [0, 100]",
   "wot.propertyOfType": "must be a property of the thing description's type",
-  "wot.nameTaken": "is already the name of another one here ({name})",
   "wot.enumNumbers": "must be a JSON list of numbers, such as [1, 2, 5]",
   "wot.enumStrings": 'must be a JSON list of texts, such as ["low", "high"]',
   "wot.enumOutside": "must hold only numbers between the minimum and the maximum",
   "wot.notNotifying": "must be a data service with a notification action (its name contains :Notification)",
   "wot.notInService": "must be a WoT property whose property the data service exposes",
   "wot.outsideCapacity": "must be within the capacity {capacity} ({type})",
+  "wot.inputOutsideCapacity":
+    'must let some value fit the capacity {capacity} ({type}) of the WoT property "{name}" that the input writes',
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
   "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
   "registry.refused": "The authorization registry {name} refused the {step} request ({status}): {reason}",
+  "registry.policyForbidden":
+    "The authorization registry {name} lets only its own party {owner} (or its administrator) write policies, and the grant signs in as {party}: choose a grant of {owner}, with its key and certificate chain.",
+  "registry.noPolicy": "The authorization registry {name} knows no policy for the access subject {subject} (404).",
   "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":
@@ -203,6 +222,14 @@ export const en = {
   "roles.noRegistry":
     "This workspace has no authorization registry and grant: turn on offers on the workspace's page and choose them to synchronise roles.",
   "roles.noAccesses": "The role {role} has no data service access: give it one before synchronising it.",
+  "roles.notProven":
+    "The authorization registry {name} took the policy of {subject}, but its delegation evidence does not answer {effect} for every data action: the role is not synchronised.",
+  "roleSync.writing": "Writing the policy of '{subject}' to the authorization registry {name}…",
+  "roleSync.asking": "Asking {name} for the delegation evidence of '{subject}'…",
+  "roleSync.answered": "✔ {action} on {type}: {effect}",
+  "roleSync.wrongAnswer": "❌ {action} on {type}: the registry answered {answered}, not {expected}",
+  "roleSync.noAnswer": "❌ {action} on {type}: the registry's evidence has no answer for it",
+  "roleSync.askFailed": "❌ The delegation request failed: {reason}",
   "contracts.notSiop2":
     "Contracts are synchronised with the trusted issuers list of a service in SIOP-2 mode: the workspace's service is not.",
   "til.unreachable": "The trusted issuers list {name} could not be reached: {cause}",
@@ -241,6 +268,10 @@ export const en = {
   "siop2.waiting": "The verifier has not sent the code of this login yet: ask again in a second.",
   "siop2.unreachable": "The VC verifier {name} could not be reached: {cause}",
   "siop2.refused": "The VC verifier {name} refused the code ({status}).",
+  "siop2.noToken": "The VC verifier {name} accepted the code but gave no access token.",
+  "siop2.unknownState":
+    "This SIOP-2 login was not started here, has expired or is already finished: start it again.",
+  "siop2.alreadyCalledBack": "The verifier has already sent the code of this login: it is kept as it was.",
   "contract.noScopeName": "must be a type with a scope name ({type} has none)",
   "contract.scopeEntity": "must be an entity of the type {type} in the workspace's broker ({id} is not)",
   "contractDetail.contractWithoutScope": "needs a contract that has a scope type and a scope entity",
@@ -248,12 +279,27 @@ export const en = {
     "must be a type with a relationship to the contract's scope type ({type} has none)",
   "contractDetail.scopeEntity":
     "must be an entity of the type {type} that refers to the contract's scope entity {scope} ({id} does not)",
+  "contractDetail.consoleRole":
+    "is a role of the console ({role}): a contract role may not give the console's permissions",
+  "contractDetail.consoleApplication":
+    "cannot name a role here: the workspace's identity manager grant uses the console's own application {application}, whose every role gives console permissions",
 
   "link.notFound": "There is no link {id} in this workspace.",
   "link.exists": "The data service already has this link: {id}.",
   "conflict.dataModelName": 'A workspace already uses the data model name "{value}".',
   "conflict.typeName": 'The workspace already has a type named "{value}".',
   "conflict.propertyName": 'The type already has a property named "{value}" at this place.',
+  "conflict.wotPropertyName": 'The thing description already has a WoT property named "{value}".',
+  "conflict.wotActionName": 'The thing description already has an action named "{value}".',
+  "conflict.wotEventName": 'The thing description already has an event named "{value}".',
+  "conflict.routingName": 'The thing description already has a routing named "{value}".',
+  "conflict.wotInputName": 'The action already has an input property named "{value}".',
+  "conflict.roleName": 'The workspace already has a role with the role name "{value}".',
+  "conflict.roleTitle": 'The workspace already has a role named "{value}".',
+  "conflict.dataServiceName": 'The workspace already has a data service named "{value}".',
+  "conflict.thingDescriptionName": 'The workspace already has a thing description named "{value}".',
+  "conflict.contractStakeholder": 'The workspace already has a contract with the stakeholder "{value}".',
+  "conflict.operationSequence": "The routing already has an operation with the sequence number {value}.",
   "conflict.unique": "The record clashes with another one.",
 
   // The development identity manager's login page.

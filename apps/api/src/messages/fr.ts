@@ -11,6 +11,7 @@ export const fr: Record<MessageCode, string> = {
   "title.412": "Précondition non remplie",
   "title.413": "Contenu trop volumineux",
   "title.415": "Type de contenu non pris en charge",
+  "title.429": "Trop de requêtes",
   "title.500": "Erreur interne du serveur",
   "title.501": "Non implémenté",
   "title.502": "Passerelle incorrecte",
@@ -25,12 +26,13 @@ export const fr: Record<MessageCode, string> = {
   "request.hostile.nul": "contient un caractère NUL (\\u0000)",
   "request.hostile.surrogate": "contient un demi-caractère UTF-16 isolé, qui n’est pas du texte Unicode",
   "request.hostile.deep": "est imbriqué sur plus de {depth} niveaux",
-  "request.where.path": "le chemin",
+  "request.nothingAtPath": "Rien ne peut exister à ce chemin : son paramètre {name} {flaw}.",
   "request.where.query": "la requête",
   "request.where.body": "le corps",
   "request.invalidJson": "Le corps n’est pas du JSON valide : {reason}",
   "request.tooLarge": "Le corps dépasse la limite de {limit} octets.",
   "request.unsupportedMediaType": "Le type de contenu {type} n’est pas accepté ici.",
+  "request.tooMany": "Trop de requêtes d’ici : réessayez dans {seconds} s.",
 
   "auth.unauthenticated": "Vous devez être authentifié : envoyez Authorization: Bearer <jeton>.",
   "auth.unknownToken": "Le jeton d’accès est inconnu ou expiré. Reconnectez-vous.",
@@ -82,6 +84,9 @@ export const fr: Record<MessageCode, string> = {
   "field.unknownReferenceHere":
     "désigne un enregistrement de {kind} qui n’existe pas dans cet espace de travail",
   "field.outsideOf": "désigne un enregistrement de {kind} qui n’appartient pas au {field} choisi",
+  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au {field} choisi",
+  "field.ofNone":
+    "désigne « {name} », qui n’appartient encore à aucun {field} : choisissez-en un d’abord dans son propre formulaire",
   "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
@@ -109,6 +114,8 @@ export const fr: Record<MessageCode, string> = {
   "record.stale":
     "L’enregistrement a été modifié par quelqu’un d’autre depuis son chargement. Rechargez-le et refaites votre modification.",
   "record.inUse": "Il ne peut être supprimé tant que ces enregistrements y font référence : {names}.",
+  "record.dependents":
+    "Le changement de son {fields} casserait ces enregistrements qui vont avec : {names}.",
   "field.createOnly": "ne peut plus être changé après la création",
   "entity.attributeObject": "doit être un objet d’attribut NGSI-LD ({type, value} ou {type, object})",
   "entity.targetUrn": "doit être l’URN de l’entité cible",
@@ -128,6 +135,10 @@ export const fr: Record<MessageCode, string> = {
     "Ce service utilise SIOP 2 : ouvrez d’abord l’espace de travail avec une connexion par attestation vérifiable.",
   "idm.unreachable": "Le gestionnaire d’identité {name} est injoignable : {cause}",
   "idm.refusedGrant": "Le gestionnaire d’identité {name} a refusé l’autorisation ({status}).",
+  "grant.ofAnotherPeer":
+    "L’autorisation « {grant} » appartient à « {owner} », pas à « {peer} » : ses secrets ne vont qu’à « {owner} ». Choisissez une autorisation de « {peer} ».",
+  "grant.ofNoPeer":
+    "L’autorisation « {grant} » n’est encore liée ni à « {peer} » ni à aucun autre : ses secrets ne vont nulle part, et un administrateur doit choisir, dans le formulaire de l’autorisation, celui pour lequel elle a été faite.",
   "dataModel.outdated":
     "Le modèle de données n’est plus à jour. Générez-en une nouvelle version avant la découverte automatique.",
   "sdm.notYaml": "Le modèle n’est pas du YAML valide : {reason}",
@@ -182,13 +193,18 @@ export const fr: Record<MessageCode, string> = {
     "Attribuer ou retirer le rôle {role} demande la permission de modifier un détail de contrat qui le nomme.",
   "users.unknownUser": "Le gestionnaire d’identité n’a pas d’utilisateur {id}.",
   "users.notHeld": "L’utilisateur {id} n’a pas le rôle {role}.",
+  "users.consoleRole":
+    "Le rôle {role} est un rôle de la console (config/permissions.yaml) : l’attribuer donnerait les permissions de la console, un rôle de contrat ne peut donc pas l’être.",
+  "users.consoleApplication":
+    "Le gestionnaire d’identité {name} de l’espace de travail est utilisé avec l’application de la console elle-même, {application} : chacun de ses rôles donne des permissions de la console à la connexion, aucun n’est donc attribué depuis un espace de travail. Donnez à l’espace de travail un accès à une application qui lui soit propre.",
+  "users.organizationNotOwned":
+    "Le compte {account} ne peut pas lire l’organisation {organization} de {name}, qui a des rôles dans l’application : Keyrock ne la laisse lire qu’à ses propriétaires. Faites du compte un propriétaire de l’organisation.",
 
   "wot.capacity.list":
     'doit être une liste JSON de valeurs pour une liste de valeurs, par exemple ["bas", "haut"]',
   "wot.capacity.range":
     "doit être un intervalle JSON [minimum, maximum] avec minimum ≤ maximum, par exemple [0, 100]",
   "wot.propertyOfType": "doit être une propriété du type de la description d’objet",
-  "wot.nameTaken": "est déjà le nom d’un autre élément ici ({name})",
   "wot.enumNumbers": "doit être une liste JSON de nombres, par exemple [1, 2, 5]",
   "wot.enumStrings": 'doit être une liste JSON de textes, par exemple ["bas", "haut"]',
   "wot.enumOutside": "ne doit contenir que des nombres entre le minimum et le maximum",
@@ -196,10 +212,15 @@ export const fr: Record<MessageCode, string> = {
     "doit être un service de données avec une action de notification (son nom contient :Notification)",
   "wot.notInService": "doit être une propriété WoT dont la propriété est exposée par le service de données",
   "wot.outsideCapacity": "doit respecter la capacité {capacity} ({type})",
+  "wot.inputOutsideCapacity":
+    "doit admettre une valeur dans la capacité {capacity} ({type}) de la propriété WoT « {name} » que l’entrée écrit",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
   "registry.refused": "Le registre d’autorisations {name} a refusé la demande {step} ({status}) : {reason}",
+  "registry.policyForbidden":
+    "Le registre d’autorisations {name} ne laisse écrire des politiques qu’à sa propre partie {owner} (ou à son administrateur), et l’accès se connecte en tant que {party} : choisissez un accès de {owner}, avec sa clé et sa chaîne de certificats.",
+  "registry.noPolicy": "Le registre d’autorisations {name} ne connaît aucune politique pour le sujet d’accès {subject} (404).",
   "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
@@ -208,6 +229,14 @@ export const fr: Record<MessageCode, string> = {
     "Cet espace de travail n’a pas de registre d’autorisations avec un accès : activez les offres sur la page de l’espace de travail et choisissez-les pour synchroniser les rôles.",
   "roles.noAccesses":
     "Le rôle {role} n’a aucun accès à un service de données : donnez-lui en un avant de le synchroniser.",
+  "roles.notProven":
+    "Le registre d’autorisations {name} a pris la politique de {subject}, mais sa preuve de délégation ne répond pas {effect} pour chaque action de données : le rôle n’est pas synchronisé.",
+  "roleSync.writing": "Écriture de la politique de « {subject} » dans le registre d’autorisations {name}…",
+  "roleSync.asking": "Demande à {name} de la preuve de délégation de « {subject} »…",
+  "roleSync.answered": "✔ {action} sur {type} : {effect}",
+  "roleSync.wrongAnswer": "❌ {action} sur {type} : le registre a répondu {answered}, et non {expected}",
+  "roleSync.noAnswer": "❌ {action} sur {type} : la preuve du registre n’y répond pas",
+  "roleSync.askFailed": "❌ La demande de délégation a échoué : {reason}",
   "contracts.notSiop2":
     "Les contrats se synchronisent avec la liste des émetteurs de confiance d’un service en mode SIOP-2 : le service de l’espace de travail ne l’est pas.",
   "til.unreachable": "La liste des émetteurs de confiance {name} est injoignable : {cause}",
@@ -247,6 +276,12 @@ export const fr: Record<MessageCode, string> = {
     "Le vérificateur n’a pas encore envoyé le code de cette connexion : redemandez dans une seconde.",
   "siop2.unreachable": "Le vérificateur d’attestations {name} est injoignable : {cause}",
   "siop2.refused": "Le vérificateur d’attestations {name} a refusé le code ({status}).",
+  "siop2.noToken":
+    "Le vérificateur d’attestations {name} a accepté le code mais n’a pas donné de jeton d’accès.",
+  "siop2.unknownState":
+    "Cette connexion SIOP-2 n’a pas été commencée ici, a expiré ou est déjà terminée : recommencez-la.",
+  "siop2.alreadyCalledBack":
+    "Le vérificateur a déjà envoyé le code de cette connexion : il est gardé tel quel.",
   "contract.noScopeName": "doit être un type avec un nom de portée ({type} n’en a pas)",
   "contract.scopeEntity":
     "doit être une entité du type {type} dans le courtier de l’espace de travail ({id} n’en est pas une)",
@@ -255,12 +290,27 @@ export const fr: Record<MessageCode, string> = {
     "doit être un type en relation avec le type de portée du contrat ({type} ne l’est pas)",
   "contractDetail.scopeEntity":
     "doit être une entité du type {type} qui désigne l’entité de portée du contrat {scope} ({id} ne la désigne pas)",
+  "contractDetail.consoleRole":
+    "est un rôle de la console ({role}) : un rôle de contrat ne peut pas donner les permissions de la console",
+  "contractDetail.consoleApplication":
+    "ne peut pas nommer de rôle ici : l’accès au gestionnaire d’identité de l’espace de travail utilise l’application de la console elle-même, {application}, dont chaque rôle donne des permissions de la console",
 
   "link.notFound": "Il n’y a pas de lien {id} dans cet espace de travail.",
   "link.exists": "Le service de données a déjà ce lien : {id}.",
   "conflict.dataModelName": "Un espace de travail utilise déjà le nom de modèle de données « {value} ».",
   "conflict.typeName": "L’espace de travail a déjà un type nommé « {value} ».",
   "conflict.propertyName": "Le type a déjà une propriété nommée « {value} » à cet endroit.",
+  "conflict.wotPropertyName": "La description d’objet a déjà une propriété WoT nommée « {value} ».",
+  "conflict.wotActionName": "La description d’objet a déjà une action nommée « {value} ».",
+  "conflict.wotEventName": "La description d’objet a déjà un événement nommé « {value} ».",
+  "conflict.routingName": "La description d’objet a déjà un routage nommé « {value} ».",
+  "conflict.wotInputName": "L’action a déjà une propriété d’entrée nommée « {value} ».",
+  "conflict.roleName": "L’espace de travail a déjà un rôle dont le nom de rôle est « {value} ».",
+  "conflict.roleTitle": "L’espace de travail a déjà un rôle nommé « {value} ».",
+  "conflict.dataServiceName": "L’espace de travail a déjà un service de données nommé « {value} ».",
+  "conflict.thingDescriptionName": "L’espace de travail a déjà une description d’objet nommée « {value} ».",
+  "conflict.contractStakeholder": "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
+  "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
 
   "idm.title": "Gestionnaire d’identités de développement d’Orrery",

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { SignJWT, importPKCS8 } from "jose";
 import { z } from "zod";
 import type { Config } from "../config.ts";
+import { fetchWithin } from "../peers.ts";
 import { problem } from "../problems.ts";
 
 const SCOPE = "https://www.googleapis.com/auth/spreadsheets";
@@ -69,7 +70,7 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
   async function google(url: string, init: RequestInit): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+      response = await fetchWithin(url, init, 15_000);
     } catch (err) {
       throw problem(502, "sheets.unreachable", { cause: (err as Error).message });
     }

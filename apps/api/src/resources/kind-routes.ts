@@ -3,15 +3,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { KindDefinition } from "@orrery/model";
 import { readSchema, writeSchema } from "@orrery/model/schema";
-import { fieldError, invalid } from "../problems.ts";
-import { etagOf, type Records } from "./records.ts";
+import { fieldError, invalid, problemSchema as problem } from "../problems.ts";
+import { etagOf, type DependentsCheck, type Records } from "./records.ts";
 
-const problem = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number(),
-  detail: z.string().optional(),
-});
 const params = z.object({ id: z.string() });
 const workspaceParams = z.object({ workspaceId: z.string(), id: z.string() });
 
@@ -29,6 +23,12 @@ export interface KindHooks {
   prepare?(input: Data, at: At): Promise<Data>;
   /** After a create, update or delete. */
   changed?(at: At): Promise<void>;
+  /**
+   * The records an update would leave invalid (refused with a 409 naming them), checked in the
+   * update's transaction, whatever route makes it; the rules may also carry along there what
+   * dependents copy from the record.
+   */
+  dependents?: DependentsCheck;
 }
 
 /** Registers list, create, show, update and delete for one kind, from its definition (and its hooks). */
@@ -48,6 +48,7 @@ export function registerKindRoutes(
     return hooks.prepare ? hooks.prepare(data, at) : data;
   };
   const changed = (at: At) => hooks.changed?.(at);
+  if (hooks.dependents) records.watchDependents(kind, hooks.dependents);
   const api = app.withTypeProvider<ZodTypeProvider>();
   const workspaced = kind.scope === "workspace";
   const collection = workspaced ? `/api/workspace/:workspaceId/${kind.kind}` : `/api/${kind.kind}`;

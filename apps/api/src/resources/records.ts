@@ -1,5 +1,12 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
-import { missingRequired, newId, referenceFields, whenHolds, type KindDefinition } from "@orrery/model";
+import {
+  missingRequired,
+  newId,
+  referenceFields,
+  whenHolds,
+  type KindDefinition,
+  type Within,
+} from "@orrery/model";
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
@@ -7,8 +14,37 @@ import { records } from "../storage/schema.ts";
 import { uniquely } from "./unique-names.ts";
 
 type Data = Record<string, unknown>;
-type Row = typeof records.$inferSelect;
+export type Row = typeof records.$inferSelect;
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * What a check of an update's dependents reads and writes, inside the update's transaction (the
+ * records it names are those of the updated record's workspace).
+ */
+export interface InTransaction {
+  find(kind: KindDefinition, id: unknown): Promise<Row | undefined>;
+  /** Records of a kind whose reference field names this id. */
+  referring(kind: KindDefinition, field: string, id: unknown): Promise<Row[]>;
+  /** Carries a dependent along (a value it copies from the updated record), in the same transaction. */
+  carry(kind: KindDefinition, id: string, patch: Data): Promise<void>;
+}
+
+/** Records an update would leave invalid, and the field of the updated record whose change breaks them. */
+export interface Broken {
+  field: string;
+  rows: Row[];
+}
+
+/** An update as the check of its dependents sees it: the record before and after, in its workspace. */
+export interface Change {
+  id: string;
+  workspaceId?: string;
+  before: Data;
+  after: Data;
+}
+
+/** The records an update would break, asked of the updated kind's rules inside its transaction. */
+export type DependentsCheck = (change: Change, tx: InTransaction) => Promise<Broken[]>;
 
 export interface Item {
   id: string;
@@ -35,6 +71,13 @@ export function toItem(
   return item;
 }
 
+/** A reference to a record outside its field's `within` (a grant of another identity manager). */
+interface Outside {
+  path: string;
+  target: { data: Data };
+  within: Within;
+}
+
 export const etagOf = (version: number) => `"${version}"`;
 
 /**
@@ -50,11 +93,19 @@ const blockerColumns = {
 };
 
 export class Records {
+  /** The rules of each kind that say which records an update of it would break (see keepDependents). */
+  private readonly dependents = new Map<string, DependentsCheck>();
+
   constructor(
     private readonly db: Database,
     private readonly cipher: Cipher,
     private readonly kinds: readonly KindDefinition[],
   ) {}
+
+  /** Every update of this kind, whatever route makes it, is checked against its dependents. */
+  watchDependents(kind: KindDefinition, check: DependentsCheck): void {
+    this.dependents.set(kind.kind, check);
+  }
 
   private scope(kind: KindDefinition, workspaceId?: string): SQL {
     return and(eq(records.kind, kind.kind), eq(records.workspaceId, workspaceId ?? ""))!;
@@ -285,6 +336,15 @@ export class Records {
           data[f.name] = current.data[f.name];
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
+      await this.keepPairings(tx, kind, id, current.data, data);
+      const dependents = this.dependents.get(kind.kind);
+      if (dependents)
+        await this.keepDependents(tx, dependents, {
+          id,
+          workspaceId: options.workspaceId,
+          before: current.data,
+          after: data,
+        });
       const [row] = await uniquely(data, () =>
         tx
           .update(records)
@@ -325,10 +385,12 @@ export class Records {
         .filter((f) => f.input === "reference" && typeof row.data[f.name] === "string")
         .map((f) => [f.name, row.data[f.name]]),
     );
+    // A record without a name goes by the text that titles it (a contract, by its stakeholder).
+    const title = kind?.titledBy && !referenceFields(kind).some((f) => f.name === kind.titledBy);
     return {
       id: row.id,
       kind: row.kind,
-      name: row.name,
+      name: row.name || (title ? String(row.data[kind.titledBy!] ?? "") : ""),
       ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
       ...(Object.keys(refs).length ? { refs } : {}),
     };
@@ -383,7 +445,7 @@ export class Records {
       .for("share");
     const scopeOf = (target: string) =>
       this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? workspaceId : "";
-    const errors: FieldError[] = wanted.flatMap(({ f, id, i }) => {
+    const errors = wanted.flatMap(({ f, id, i }): Array<FieldError | Outside> => {
       const path = f.input === "references" ? `${f.name}.${i}` : f.name;
       const target = found.find((r) => r.id === id && r.kind === f.kind && r.workspaceId === scopeOf(f.kind));
       if (!target)
@@ -392,12 +454,97 @@ export class Records {
             kind: f.kind,
           }),
         ];
-      // A property offered by a data service must be one of its entity type's.
+      // A property offered by a data service must be one of its entity type's; a grant, the chosen peer's.
       if (f.within && target.data[f.within.via] !== data[f.within.field])
-        return [fieldError(path, "field.outsideOf", { kind: f.kind, field: f.within.field })];
+        return [{ path, target, within: f.within }];
       return [];
     });
-    if (errors.length) throw invalid(errors);
+    if (errors.length) throw invalid(await Promise.all(errors.map((e) => this.outside(tx, e))));
+  }
+
+  /** The error of a reference outside its `within`: it names the record and the one it belongs to. */
+  private async outside(tx: Tx, error: FieldError | Outside): Promise<FieldError> {
+    if (!("target" in error)) return error;
+    const { path, target, within } = error;
+    const name = String(target.data.name ?? "");
+    const ownerId = target.data[within.via];
+    if (typeof ownerId !== "string") return fieldError(path, "field.ofNone", { name, field: within.field });
+    const [owner] = await tx.select({ name: records.name }).from(records).where(eq(records.id, ownerId));
+    return fieldError(path, "field.ofAnother", { name, owner: owner?.name ?? ownerId, field: within.field });
+  }
+
+  /**
+   * Records naming this one through a `within` reference must still be able to once it is changed
+   * (a grant moved to another identity manager while workspaces pair it with the first): the records
+   * that would stop matching, as a 409 names them.
+   */
+  private async keepPairings(tx: Tx, kind: KindDefinition, id: string, before: Data, after: Data) {
+    const pairings = this.kinds.flatMap((other) =>
+      referenceFields(other)
+        .filter((f) => f.kind === kind.kind && f.within && before[f.within.via] !== after[f.within.via])
+        .map((f) => ({ other, f, within: f.within! })),
+    );
+    if (!pairings.length) return;
+    const rows = await tx
+      .select(blockerColumns)
+      .from(records)
+      .where(
+        or(
+          ...pairings.map(({ other, f, within }) =>
+            and(
+              eq(records.kind, other.kind),
+              sql`${records.data} @> ${JSON.stringify({ [f.name]: f.input === "references" ? [id] : id })}::jsonb`,
+              sql`${records.data}->>${within.field} IS DISTINCT FROM ${after[within.via] ?? null}`,
+            ),
+          ),
+        ),
+      )
+      .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
+    if (!rows.length) return;
+    const names = rows.map((r) => `“${r.name || r.id}”`);
+    const fields = [...new Set(pairings.map((p) => p.within.via))].join(", ");
+    throw problem(
+      409,
+      "record.dependents",
+      { fields, names },
+      { referrers: rows.map((r) => this.blocker(r)) },
+    );
+  }
+
+  /**
+   * Refuses an update that would leave records relying on this one invalid (a thing description
+   * moved to another type under its WoT properties), with a 409 that names them as a delete's does.
+   */
+  private async keepDependents(tx: Tx, dependents: DependentsCheck, change: Change) {
+    const scopeOf = (kind: KindDefinition) => (kind.scope === "workspace" ? (change.workspaceId ?? "") : "");
+    const broken = (
+      await dependents(change, {
+        find: (kind, id) =>
+          typeof id === "string" ? this.row(tx, kind.kind, id, scopeOf(kind)) : Promise.resolve(undefined),
+        referring: async (kind, field, id) => {
+          if (typeof id !== "string") return [];
+          const many = kind.fields.find((f) => f.name === field)?.input === "references";
+          return tx
+            .select()
+            .from(records)
+            .where(
+              and(
+                eq(records.kind, kind.kind),
+                eq(records.workspaceId, scopeOf(kind)),
+                sql`${records.data} @> ${JSON.stringify({ [field]: many ? [id] : id })}::jsonb`,
+              ),
+            )
+            .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
+        },
+        carry: (kind, id, patch) => this.patchData(kind, id, patch, tx),
+      })
+    ).filter((b) => b.rows.length);
+    if (!broken.length) return;
+    const rows = [...new Map(broken.flatMap((b) => b.rows).map((r) => [r.id, r])).values()];
+    const fields = [...new Set(broken.map((b) => b.field))].join(", ");
+    const referrers = rows.map((r) => this.blocker(r));
+    const names = referrers.map((r) => `“${r.name || r.id}”`);
+    throw problem(409, "record.dependents", { fields, names }, { referrers });
   }
 
   /** Separates secret fields (encrypted) from the stored data; keeps stored secrets an update omits, if they still apply. */

@@ -1,11 +1,25 @@
 import type { MessageCode } from "../messages/say.ts";
 import { fieldError, problem, type Problem } from "../problems.ts";
 
-/** The unique indexes of migration 0005: the field each one holds, and how its clash is told. */
+/** The unique indexes (migrations 0005, 0010, 0012 and 0013): the field each one holds, and how its clash is told. */
 const clashes: Record<string, { field: string; code: MessageCode }> = {
   records_unique_data_model_name: { field: "dataModelName", code: "conflict.dataModelName" },
   records_unique_type_name: { field: "name", code: "conflict.typeName" },
   records_unique_property_name: { field: "name", code: "conflict.propertyName" },
+  // Migration 0012: the names of a thing description's affordances and routings, of an action's inputs.
+  records_unique_wot_property_name: { field: "name", code: "conflict.wotPropertyName" },
+  records_unique_wot_action_name: { field: "name", code: "conflict.wotActionName" },
+  records_unique_wot_event_name: { field: "name", code: "conflict.wotEventName" },
+  records_unique_routing_name: { field: "name", code: "conflict.routingName" },
+  records_unique_wot_input_name: { field: "name", code: "conflict.wotInputName" },
+  // Migration 0010: a role's roleName, its access subject in the authorization registry.
+  records_unique_role_name: { field: "roleName", code: "conflict.roleName" },
+  // Migration 0013: names, stakeholders and sequence numbers a workspace needs unique.
+  records_unique_named_role: { field: "name", code: "conflict.roleTitle" },
+  records_unique_data_service_name: { field: "name", code: "conflict.dataServiceName" },
+  records_unique_thing_description_name: { field: "name", code: "conflict.thingDescriptionName" },
+  records_unique_contract_stakeholder: { field: "stakeholderDid", code: "conflict.contractStakeholder" },
+  records_unique_operation_sequence: { field: "sequenceNumber", code: "conflict.operationSequence" },
 };
 
 /** The error of a storage driver, bare or wrapped by the ORM: its SQLSTATE and message. */

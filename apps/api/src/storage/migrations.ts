@@ -154,6 +154,210 @@ const migrations: Array<{ name: string; sql: string }> = [
       )
     `,
   },
+  {
+    // SIOP-2 logins are started by the API: a state is issued to a signed-in user for one workspace,
+    // and the verifier's callback may only fill an issued, pending state. The codes in flight are
+    // a few minutes' worth and are dropped with the old table.
+    name: "0011_siop2_issued_states",
+    sql: `
+      DROP TABLE siop2_states;
+      CREATE TABLE siop2_states (
+        state text PRIMARY KEY,
+        workspace_id text NOT NULL,
+        subject text NOT NULL,
+        code text,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX siop2_states_expires_at ON siop2_states (expires_at)
+    `,
+  },
+  {
+    // A role's roleName: the access subject of its policy in the authorization registry, one word
+    // (Keyrock refuses whitespace) unique in its workspace. Existing roles get their name's words
+    // joined with "_", later duplicates a numbered suffix ("_2"), and one that still clashes (a
+    // role already named so) a piece of its id; their accesses carry it. A role whose access
+    // subject changes is no longer synchronised: the registry knows only the old one.
+    name: "0010_role_name",
+    sql: `
+      UPDATE records r SET data = r.data
+          || jsonb_build_object('roleName', d.token || CASE WHEN d.n > 1 THEN '_' || d.n ELSE '' END)
+          || CASE WHEN d.n = 1 AND d.token = r.name THEN '{}'::jsonb ELSE '{"synchronized": false}'::jsonb END
+        FROM (SELECT id, token, row_number() OVER (PARTITION BY workspace_id, token ORDER BY created_at, id) AS n
+              FROM (SELECT id, workspace_id, created_at,
+                           coalesce(nullif(regexp_replace(regexp_replace(name, '^\\s+|\\s+$', '', 'g'), '\\s+', '_', 'g'), ''), 'role') AS token
+                    FROM records WHERE kind = 'roles') t) d
+        WHERE r.id = d.id;
+      UPDATE records r SET data = jsonb_set(r.data, '{roleName}', to_jsonb((r.data->>'roleName') || '_' || left(md5(r.id), 8)))
+        FROM (SELECT id, row_number() OVER (PARTITION BY workspace_id, data->>'roleName' ORDER BY created_at, id) AS n
+              FROM records WHERE kind = 'roles') d
+        WHERE r.id = d.id AND d.n > 1;
+      UPDATE records a SET data = jsonb_set(a.data, '{roleName}', r.data->'roleName')
+        FROM records r
+        WHERE a.kind = 'data-service-accesses' AND r.kind = 'roles' AND r.id = a.data->>'hasRole';
+      CREATE UNIQUE INDEX records_unique_role_name ON records (workspace_id, (data->>'roleName')) WHERE kind = 'roles'
+    `,
+  },
+  {
+    // A grant names the one peer its secrets go to (identity manager, authorization registry):
+    // each existing grant takes the peer of the records that pair it (workspaces, services,
+    // temporal services). A grant paired with several peers is copied once per extra peer (same
+    // encrypted secrets: the cipher does not bind them to the record id), named after that peer,
+    // and the records pairing it with that peer are re-pointed to the copy. A grant paired with
+    // none keeps no peer: it is refused where it is used, and its form asks for one. Each update
+    // of a pairing record handles one grant kind, so that a workspace with both grants to
+    // re-point gets both.
+    name: "0009_grant_peer",
+    sql: `
+      CREATE TEMPORARY TABLE grant_pairings ON COMMIT DROP AS
+        SELECT grant_id, grant_kind, peer_field, grant_field, peer_id, peer_name,
+               CASE WHEN row_number() OVER (PARTITION BY grant_id ORDER BY peer_name, peer_id) = 1
+                 THEN grant_id
+                 ELSE 'urn:ngsi-ld:' || urn_type || ':' || gen_random_uuid()::text END AS new_id
+        FROM (
+          SELECT DISTINCT g.id AS grant_id, x.grant_kind, x.urn_type, x.peer_field, x.grant_field,
+                 peer.id AS peer_id, peer.name AS peer_name
+          FROM (VALUES
+              ('identity-manager-grants', 'IdentityManagerGrant', 'identity-managers',
+               'hasIdentityManager', 'hasIdentityManagerGrant'),
+              ('authorization-registry-grants', 'AuthorizationRegistryGrant', 'authorization-registries',
+               'hasAuthorizationRegistry', 'hasAuthorizationRegistryGrant')
+            ) AS x (grant_kind, urn_type, peer_kind, peer_field, grant_field)
+          JOIN records p ON p.kind IN ('workspaces', 'services', 'temporal-services')
+          JOIN records g ON g.kind = x.grant_kind AND g.id = p.data->>x.grant_field
+          JOIN records peer ON peer.kind = x.peer_kind AND peer.id = p.data->>x.peer_field
+        ) pairs;
+      UPDATE records g
+        SET data = g.data || jsonb_build_object(x.peer_field, x.peer_id),
+            version = g.version + 1, updated_at = now()
+        FROM grant_pairings x
+        WHERE x.new_id = x.grant_id AND g.id = x.grant_id;
+      INSERT INTO records (id, kind, workspace_id, name, data, secrets, version)
+        SELECT x.new_id, g.kind, g.workspace_id, copy.name,
+               g.data || jsonb_build_object('name', copy.name, x.peer_field, x.peer_id), g.secrets, 1
+        FROM grant_pairings x
+        JOIN records g ON g.id = x.grant_id
+        CROSS JOIN LATERAL (SELECT left(g.name, 60) || ' (' || left(x.peer_name, 36) || ')' AS name) copy
+        WHERE x.new_id <> x.grant_id;
+      UPDATE records p
+        SET data = jsonb_set(p.data, ARRAY[x.grant_field], to_jsonb(x.new_id)),
+            version = p.version + 1, updated_at = now()
+        FROM grant_pairings x
+        WHERE x.grant_kind = 'identity-manager-grants' AND x.new_id <> x.grant_id
+          AND p.kind IN ('workspaces', 'services', 'temporal-services')
+          AND p.data->>x.grant_field = x.grant_id AND p.data->>x.peer_field = x.peer_id;
+      UPDATE records p
+        SET data = jsonb_set(p.data, ARRAY[x.grant_field], to_jsonb(x.new_id)),
+            version = p.version + 1, updated_at = now()
+        FROM grant_pairings x
+        WHERE x.grant_kind = 'authorization-registry-grants' AND x.new_id <> x.grant_id
+          AND p.kind IN ('workspaces', 'services', 'temporal-services')
+          AND p.data->>x.grant_field = x.grant_id AND p.data->>x.peer_field = x.peer_id
+    `,
+  },
+  {
+    // The names of a thing description's properties, actions, events and routings, and of an
+    // action's input properties, are unique there (they key its affordances): held by the database,
+    // so that simultaneous creations cannot both win. Existing duplicates after the first get a
+    // numbered suffix ("_2"), and one that still clashes (with a record already named so, which keeps
+    // its name) a piece of its id.
+    name: "0012_wot_unique_names",
+    sql: `
+      CREATE TEMPORARY TABLE wot_names ON COMMIT DROP AS
+        SELECT id, CASE kind WHEN 'wot-action-input-properties' THEN 'hasWoTAction'
+                             ELSE 'hasWoTThingDescription' END AS parent, false AS renamed
+        FROM records
+        WHERE kind IN ('wot-properties', 'wot-actions', 'wot-events', 'routings', 'wot-action-input-properties');
+      WITH renamed AS (
+        UPDATE records r SET name = r.name || '_' || d.n, data = jsonb_set(r.data, '{name}', to_jsonb(r.name || '_' || d.n)),
+                             version = r.version + 1, updated_at = now()
+          FROM (SELECT r.id, row_number() OVER (
+                  PARTITION BY r.kind, r.workspace_id, r.data->>w.parent, r.name ORDER BY r.created_at, r.id) AS n
+                FROM records r JOIN wot_names w ON w.id = r.id) d
+          WHERE r.id = d.id AND d.n > 1
+          RETURNING r.id)
+      UPDATE wot_names w SET renamed = true FROM renamed WHERE w.id = renamed.id;
+      UPDATE records r SET name = r.name || '_' || left(md5(r.id), 8),
+                           data = jsonb_set(r.data, '{name}', to_jsonb(r.name || '_' || left(md5(r.id), 8))),
+                           version = r.version + 1, updated_at = now()
+        FROM (SELECT r.id, row_number() OVER (
+                PARTITION BY r.kind, r.workspace_id, r.data->>w.parent, r.name
+                ORDER BY w.renamed, r.created_at, r.id) AS n
+              FROM records r JOIN wot_names w ON w.id = r.id) d
+        WHERE r.id = d.id AND d.n > 1;
+      CREATE UNIQUE INDEX records_unique_wot_property_name
+        ON records (workspace_id, (data->>'hasWoTThingDescription'), name) WHERE kind = 'wot-properties';
+      CREATE UNIQUE INDEX records_unique_wot_action_name
+        ON records (workspace_id, (data->>'hasWoTThingDescription'), name) WHERE kind = 'wot-actions';
+      CREATE UNIQUE INDEX records_unique_wot_event_name
+        ON records (workspace_id, (data->>'hasWoTThingDescription'), name) WHERE kind = 'wot-events';
+      CREATE UNIQUE INDEX records_unique_routing_name
+        ON records (workspace_id, (data->>'hasWoTThingDescription'), name) WHERE kind = 'routings';
+      CREATE UNIQUE INDEX records_unique_wot_input_name
+        ON records (workspace_id, (data->>'hasWoTAction'), name) WHERE kind = 'wot-action-input-properties'
+    `,
+  },
+  {
+    // Names a workspace needs unique, held by the database so that simultaneous creations cannot
+    // both win: a role's name (contract synchronisation lists its roles by name), a data service's
+    // name when it has one, a thing description's name; a contract's stakeholder DID (the trusted
+    // issuers list keeps one entry a DID, so two contracts would overwrite each other there); an
+    // operation's sequence number in its routing (it orders the operations). Existing duplicate
+    // names after the first get a numbered suffix ("_2"), or a piece of their id when that clashes
+    // too; a duplicate DID gets a "#duplicate-2" fragment, which no presented credential matches,
+    // for its owner to merge or correct; a routing with two operations at one number has its
+    // operations numbered again from its first number, in their order.
+    name: "0013_workspace_unique_names",
+    sql: `
+      CREATE TEMPORARY TABLE workspace_names ON COMMIT DROP AS
+        SELECT id, false AS renamed FROM records
+        WHERE kind IN ('roles', 'data-services', 'wot-thing-descriptions') AND name <> '';
+      WITH renamed AS (
+        UPDATE records r SET name = left(r.name, 90) || '_' || d.n,
+                             data = jsonb_set(r.data, '{name}', to_jsonb(left(r.name, 90) || '_' || d.n)),
+                             version = r.version + 1, updated_at = now()
+          FROM (SELECT r.id, row_number() OVER (
+                  PARTITION BY r.kind, r.workspace_id, r.name ORDER BY r.created_at, r.id) AS n
+                FROM records r JOIN workspace_names w ON w.id = r.id) d
+          WHERE r.id = d.id AND d.n > 1
+          RETURNING r.id)
+      UPDATE workspace_names w SET renamed = true FROM renamed WHERE w.id = renamed.id;
+      UPDATE records r SET name = left(r.name, 90) || '_' || left(md5(r.id), 8),
+                           data = jsonb_set(r.data, '{name}', to_jsonb(left(r.name, 90) || '_' || left(md5(r.id), 8))),
+                           version = r.version + 1, updated_at = now()
+        FROM (SELECT r.id, row_number() OVER (
+                PARTITION BY r.kind, r.workspace_id, r.name ORDER BY w.renamed, r.created_at, r.id) AS n
+              FROM records r JOIN workspace_names w ON w.id = r.id) d
+        WHERE r.id = d.id AND d.n > 1;
+      UPDATE records r SET data = jsonb_set(r.data, '{stakeholderDid}',
+                             to_jsonb(left(r.data->>'stakeholderDid', 480) || '#duplicate-' || d.n)),
+                           version = r.version + 1, updated_at = now()
+        FROM (SELECT id, row_number() OVER (
+                PARTITION BY workspace_id, data->>'stakeholderDid' ORDER BY created_at, id) AS n
+              FROM records WHERE kind = 'contracts') d
+        WHERE r.id = d.id AND d.n > 1;
+      UPDATE records r SET data = jsonb_set(r.data, '{sequenceNumber}', to_jsonb((d.first + d.n - 1)::bigint)),
+                           version = r.version + 1, updated_at = now()
+        FROM (SELECT id, n, first, max(twins) OVER (PARTITION BY workspace_id, routing) AS twins
+              FROM (SELECT id, workspace_id, data->>'hasRouting' AS routing,
+                           row_number() OVER (PARTITION BY workspace_id, data->>'hasRouting'
+                             ORDER BY (data->>'sequenceNumber')::numeric, created_at, id) AS n,
+                           min((data->>'sequenceNumber')::numeric) OVER (
+                             PARTITION BY workspace_id, data->>'hasRouting') AS first,
+                           count(*) OVER (
+                             PARTITION BY workspace_id, data->>'hasRouting', data->>'sequenceNumber') AS twins
+                    FROM records WHERE kind = 'routing-operations') o) d
+        WHERE r.id = d.id AND d.twins > 1 AND d.first + d.n - 1 <> (r.data->>'sequenceNumber')::numeric;
+      CREATE UNIQUE INDEX records_unique_named_role ON records (workspace_id, name) WHERE kind = 'roles';
+      CREATE UNIQUE INDEX records_unique_data_service_name
+        ON records (workspace_id, name) WHERE kind = 'data-services' AND name <> '';
+      CREATE UNIQUE INDEX records_unique_thing_description_name
+        ON records (workspace_id, name) WHERE kind = 'wot-thing-descriptions';
+      CREATE UNIQUE INDEX records_unique_contract_stakeholder
+        ON records (workspace_id, (data->>'stakeholderDid')) WHERE kind = 'contracts';
+      CREATE UNIQUE INDEX records_unique_operation_sequence
+        ON records (workspace_id, (data->>'hasRouting'), (data->>'sequenceNumber')) WHERE kind = 'routing-operations'
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -39,7 +39,9 @@ export const sessions = pgTable("sessions", {
   subject: text("subject").notNull(),
   username: text("username").notNull(),
   provider: text("provider").notNull(),
-  permissions: jsonb("permissions").$type<Array<{ action: string; resource: string }>>().notNull(),
+  permissions: jsonb("permissions")
+    .$type<Array<{ action: string; resource: string; exact?: boolean }>>()
+    .notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   /** The identity manager's grant (encrypted) to read the permissions again, and when they were last read. */
@@ -94,9 +96,12 @@ export const devIdmPermissions = pgTable(
   (t) => [primaryKey({ columns: [t.application, t.id] })],
 );
 
+/** SIOP-2 logins in flight: a state issued to a user (subject) for a workspace, then the verifier's code. */
 export const siop2States = pgTable("siop2_states", {
   state: text("state").primaryKey(),
-  code: text("code").notNull(),
+  workspaceId: text("workspace_id").notNull(),
+  subject: text("subject").notNull(),
+  code: text("code"),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 

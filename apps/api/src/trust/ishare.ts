@@ -13,6 +13,8 @@ export interface Registry {
   oauth2TokenPath: string;
   delegationPath: string;
   policyPath: string;
+  /** keyrock, or another iSHARE registry: decides what a policy may carry. */
+  implementationName?: string;
 }
 export interface RegistryGrant {
   identifier: string;
@@ -114,7 +116,11 @@ const bearer = (token: string) => ({
  * A delegation request: the evidence from the registry's delegation_token, whose signature is
  * checked against the leaf of its x5c (`verified` says whether it could be).
  */
-export async function requestDelegation(registry: Registry, grant: RegistryGrant, request: unknown) {
+export async function requestDelegation(
+  registry: Registry,
+  grant: RegistryGrant,
+  request: unknown,
+): Promise<Record<string, unknown> & { verified: boolean }> {
   const token = await registryToken(registry, grant);
   const { body } = await send("delegation", `${base(registry)}${registry.delegationPath}`, {
     method: "POST",

@@ -14,21 +14,23 @@ import {
   vcVerifiers,
 } from "@orrery/model";
 import { address } from "../context-data/broker-access.ts";
-import { registryAndGrant, registryProblem } from "../proxies/authorization-registry.ts";
+import { languageOf, say, type MessageCode, type Params } from "../messages/say.ts";
 import { notFound, problem } from "../problems.ts";
 import { toItem, type Records } from "../resources/records.ts";
 import { PeerUnreachable, callPeer } from "../peers.ts";
-import { createPolicy } from "./ishare.ts";
-
-/** iSHARE's license of the policies Orrery writes (the original's, and i4Trust's). */
-const LICENSE = "ISHARE.0001";
+import { RegistryFailure, createPolicy, requestDelegation } from "./ishare.ts";
+import { registryAndGrant, registryMessage, registryProblem } from "./registry.ts";
+import { answeredEffects, proofRequest, roleEvidence, type RoleAccess } from "./role-policy.ts";
 
 /**
  * Synchronisation of a role with the workspace's authorization registry (spec section 2, Roles;
  * the original's RoleController): one policy per data service access of the role, on the data
  * service's entity type with its data actions and the effect asked (Permit or Deny), sent as the
- * delegation evidence of the role name. On success the role keeps when and what was sent; on a
- * refusal nothing is stored and the registry's reason comes back as a 502 problem.
+ * delegation evidence of the role's roleName. The write alone proves nothing (Keyrock takes
+ * policies its matcher cannot use), so the registry is then asked for the delegation evidence of
+ * every data action: only when each answers the effect asked is the role synchronised, keeping
+ * that evidence. Otherwise it is a 502 problem whose lines say what the registry answered, and the
+ * role is left unsynchronised; a refused write changes nothing.
  */
 export function registerSynchronizeRoutes(app: FastifyInstance, records: Records): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -37,60 +39,90 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
     {
       schema: {
         tags: ["roles"],
-        summary: "Send the role's data service accesses to the authorization registry as a policy",
+        summary:
+          "Send the role's data service accesses to the authorization registry as a policy, and prove it with a delegation request",
         params: z.object({ workspaceId: z.string(), id: z.string() }),
         body: z.object({ effect: z.enum(["Permit", "Deny"]) }).strict(),
       },
     },
     async (request) => {
       const { workspaceId, id } = request.params;
+      const { effect } = request.body;
+      const language = languageOf(request.headers["accept-language"]);
       const workspace = await records.requireWorkspace(workspaceId);
       const role = await records.find(roles, id, workspaceId);
       if (!role) throw notFound(id);
       const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace.data;
       if (!registryId || !grantId) throw problem(400, "roles.noRegistry");
-      const [accesses, services, typeList, actions] = await Promise.all([
+      const [accessList, serviceList, typeList, actionList] = await Promise.all([
         records.list(dataServiceAccesses, workspaceId),
         records.list(dataServices, workspaceId),
         records.list(types, workspaceId),
         records.list(dataActions),
       ]);
-      const policies = accesses
+      const accesses: RoleAccess[] = accessList
         .filter((a) => a.hasRole === id)
-        .map((access) => services.find((s) => s.id === access.hasDataService))
+        .map((access) => serviceList.find((s) => s.id === access.hasDataService))
         .filter((service) => !!service)
         .map((service) => ({
-          target: {
-            resource: {
-              type: String(typeList.find((t) => t.id === service.hasEntityType)?.name ?? ""),
-              identifiers: ["*"],
-              attributes: ["*"],
-            },
-            actions: ((service.hasDataActions as string[] | undefined) ?? [])
-              .map((a) => actions.find((d) => d.id === a)?.name)
-              .filter((name): name is string => !!name),
-            environment: { serviceProviders: [String(role.data.dataServiceProviderId)] },
-          },
-          rules: [{ effect: request.body.effect }],
-        }));
-      if (!policies.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
+          type: String(typeList.find((t) => t.id === service.hasEntityType)?.name ?? ""),
+          actions: [
+            ...new Set(
+              ((service.hasDataActions as string[] | undefined) ?? [])
+                .map((a) => actionList.find((d) => d.id === a)?.name)
+                .filter((name): name is string => !!name),
+            ),
+          ],
+        }))
+        // A registry refuses a policy without actions (iSHARE asks at least one).
+        .filter((access) => access.actions.length > 0);
+      if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
       const { registry, grant } = await registryAndGrant(records, String(registryId), String(grantId));
-      const evidence = {
-        delegationEvidence: {
-          notBefore: role.data.notBefore,
-          notOnOrAfter: role.data.notOnOrAfter,
-          policyIssuer: registry.identifier,
-          target: { accessSubject: String(role.data.name) },
-          policySets: [{ maxDelegationDepth: 0, target: { environment: { licenses: [LICENSE] } }, policies }],
-        },
+      const subject = String(role.data.roleName);
+      const about = {
+        subject,
+        notBefore: Number(role.data.notBefore),
+        notOnOrAfter: Number(role.data.notOnOrAfter),
+        provider: String(role.data.dataServiceProviderId),
       };
-      await createPolicy(registry, grant, evidence).catch((err: unknown) => registryProblem(err, registry));
+      const call = { party: grant.identifier, subject };
+      const lines: string[] = [];
+      const line = (code: MessageCode, params: Params) => lines.push(say(language, code, params));
+
+      line("roleSync.writing", { subject, name: registry.name });
+      await createPolicy(registry, grant, roleEvidence(about, accesses, effect, registry)).catch(
+        (err: unknown) => registryProblem(err, registry, call),
+      );
+      line("roleSync.asking", { subject, name: registry.name });
+      const proof = proofRequest(about, accesses, registry);
+      const evidence = await requestDelegation(registry, grant, proof.request).then(
+        (answer) => answer.delegationEvidence,
+        (err: unknown) => {
+          if (!(err instanceof RegistryFailure)) throw err;
+          line("roleSync.askFailed", { reason: registryMessage(err, registry, call) });
+          return undefined;
+        },
+      );
+      let proven = evidence !== undefined;
+      if (evidence !== undefined)
+        for (const [i, { type, action }] of proof.asked.entries()) {
+          const effects = answeredEffects(evidence, i);
+          const other = effects.find((e) => e !== effect);
+          if (!effects.length) line("roleSync.noAnswer", { action, type });
+          else if (other) line("roleSync.wrongAnswer", { action, type, answered: other, expected: effect });
+          else line("roleSync.answered", { action, type, effect });
+          proven &&= effects.length > 0 && !other;
+        }
+      if (!proven) {
+        await records.patchData(roles, id, { synchronized: false });
+        throw problem(502, "roles.notProven", { name: registry.name, subject, effect }, { details: lines });
+      }
       await records.patchData(roles, id, {
         synchronized: true,
         synchronizationTime: Math.floor(Date.now() / 1000),
-        lastDelegationEvidence: evidence,
+        lastDelegationEvidence: { delegationEvidence: evidence },
       });
-      return toItem(roles, (await records.find(roles, id, workspaceId))!);
+      return { ...toItem(roles, (await records.find(roles, id, workspaceId))!), details: lines };
     },
   );
 

@@ -1,55 +1,67 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  contractDetails,
-  contracts,
-  dataActions,
-  dataServiceAccesses,
-  dataServices,
-  identityManagerGrants,
-  identityManagers,
-  isAllowed,
-  types,
-} from "@orrery/model";
+import { contractDetails, identityManagerGrants, identityManagers, isAllowed } from "@orrery/model";
 import type { Config } from "../config.ts";
-import { workspaceData } from "../context-data/workspace-data.ts";
-import { languageOf, say, type MessageCode, type Params } from "../messages/say.ts";
 import { asSegment } from "../auth/guard.ts";
 import { KeyrockFailure, keyrockManagement, type KeyrockManagement } from "../auth/keyrock-management.ts";
-import { address, viaBroker } from "../context-data/broker-access.ts";
-import { Problem, notFound, problem } from "../problems.ts";
+import { address } from "../context-data/broker-access.ts";
+import { registerDetailSynchronize } from "../contracts/detail-synchronize.ts";
+import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
+import { requireOwnGrant } from "../trust/grant-peer.ts";
+import { consoleRoles } from "./console-roles.ts";
 
-/** A user of the workspace's identity manager, with the names of their roles in its application. */
+/**
+ * A user of the workspace's identity manager, with the names of the roles they hold in its
+ * application: directly (which may be removed here) and through an organisation they belong to
+ * (which only the organisation can take away).
+ */
 const userSchema = z.object({
   id: z.string(),
   username: z.string(),
   email: z.string().optional(),
   roles: z.array(z.string()),
+  organizationRoles: z.array(z.object({ role: z.string(), organization: z.string() })),
 });
 
-type Step = "signIn" | "users" | "roles";
+export type Step = "signIn" | "users" | "roles" | "organization";
 
 /** The identity manager's management API for a workspace: its account, application and name. */
-interface Directory {
+export interface Directory {
   management: KeyrockManagement;
   application: string;
   name: string;
   account: string;
 }
 
+/** The workspace's identity manager, through Keyrock's management API: shared by users and contract-detail synchronisation. */
+export interface IdentityManagerClient {
+  directoryOf(workspaceId: string): Promise<Directory>;
+  /** A management call; Keyrock's refusals and silences become 502 problems saying what to do. */
+  call(directory: Directory, method: string, path: string, step: Step, body?: unknown): Promise<Response>;
+  /** The list under `key` of a Keyrock answer; Keyrock's 404 is its empty list. */
+  listOf<T>(response: Response, key: string): Promise<T[]>;
+  /** /v1/applications/{the grant's clientId} */
+  appPath(directory: Directory): string;
+  rolesOf(directory: Directory): Promise<Array<{ id: string; name: string }>>;
+  /** Refuses the console's own application: every role of it gives console permissions at sign-in. */
+  refuseConsoleApplication(directory: Directory): void;
+}
+
 /**
- * The users of a workspace (spec section 7): read and changed in the application of the workspace's
- * identity manager (Keyrock's management API /v1, or the development identity manager's copy of
- * it), signed in with the workspace's password grant; the application is the grant's clientId. One
- * management token per identity manager and grant, reused until it expires and released when the
- * API stops. Assigning or removing a role needs update permission on a contract detail of the
- * workspace that names the role (its roleScopeName).
+ * The management API of the workspace's identity manager (Keyrock's /v1, or the development
+ * identity manager's copy of it), signed in with the workspace's password grant; the application
+ * is the grant's clientId. One management token per identity manager and grant, reused until it
+ * expires and released when the API stops.
  */
-export function registerUsersRoutes(app: FastifyInstance, records: Records, config: Config): void {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+function identityManagerClient(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+): IdentityManagerClient {
   const held = new Map<string, { version: string; management: KeyrockManagement }>();
+  const own = consoleRoles(config);
   app.addHook("onClose", async () => {
     await Promise.all([...held.values()].map((h) => h.management.release()));
   });
@@ -60,6 +72,7 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     const idm = idmId ? await records.find(identityManagers, String(idmId)) : undefined;
     const grant = grantId ? await records.find(identityManagerGrants, String(grantId)) : undefined;
     if (!idm || !grant) throw problem(400, "users.noIdentityManager");
+    await requireOwnGrant(records, grant, idm);
     if (grant.data.grantType !== "password")
       throw problem(400, "users.notPasswordGrant", { grant: String(grant.data.name) });
     const key = `${idm.id} ${grant.id}`;
@@ -83,7 +96,6 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     };
   }
 
-  /** A management call; Keyrock's refusals and silences become 502 problems saying what to do. */
   async function call(directory: Directory, method: string, path: string, step: Step, body?: unknown) {
     const { name, account, application } = directory;
     try {
@@ -96,16 +108,22 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
         throw problem(502, "users.signInRefused", { name, account, status: err.status, reason: err.reason });
       if (err.status === 403 && what === "users")
         throw problem(502, "users.notAdministrator", { name, account });
+      if (err.status === 403 && what === "organization")
+        throw problem(502, "users.organizationNotOwned", {
+          name,
+          account,
+          organization: decodeURIComponent(path.split("/")[3] ?? ""),
+        });
       if (err.status === 403) throw problem(502, "users.manageRoles", { name, account, application });
       throw problem(502, "users.refused", { name, status: err.status, reason: err.reason });
     }
   }
 
-  const listOf = async <T>(response: Response, key: string): Promise<T[]> => {
+  async function listOf<T>(response: Response, key: string): Promise<T[]> {
     if (response.status === 404) return []; // Keyrock's empty list
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     return Array.isArray(body[key]) ? (body[key] as T[]) : [];
-  };
+  }
 
   const appPath = (directory: Directory) => `/v1/applications/${encodeURIComponent(directory.application)}`;
 
@@ -114,18 +132,77 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     return listOf<{ id: string; name: string }>(response, "roles");
   }
 
+  function refuseConsoleApplication(directory: Directory) {
+    if (own.isConsoleApplication(directory.application))
+      throw problem(403, "users.consoleApplication", {
+        name: directory.name,
+        application: directory.application,
+      });
+  }
+
+  return { directoryOf, call, listOf, appPath, rolesOf, refuseConsoleApplication };
+}
+
+/**
+ * The users of a workspace (spec section 7) in the application of its identity manager, with the
+ * roles they hold directly and through organisations (Keyrock lists those apart). Assigning or
+ * removing a role needs update permission on a contract detail of the workspace that names the
+ * role (its roleScopeName), and is refused for the console's own roles: giving a contract role
+ * makes nobody more than they are.
+ */
+export function registerUsersRoutes(app: FastifyInstance, records: Records, config: Config): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const idm = identityManagerClient(app, records, config);
+  const { call, listOf, appPath, rolesOf } = idm;
+  const own = consoleRoles(config);
+
   /** Assigning or removing a role: update permission on a contract detail of the workspace naming it. */
   async function mayChange(request: FastifyRequest, workspaceId: string, roleName: string) {
     const permissions = request.session!.permissions;
     const base = `/api/workspace/${asSegment(workspaceId)}/contract-details`;
+    const updatable = (id: string) => isAllowed(permissions, "PUT", `${base}/${asSegment(id)}`);
     if (!isAllowed(permissions, "GET", base))
       throw problem(403, "auth.forbidden", { method: request.method, path: base });
-    const naming = (await records.list(contractDetails, workspaceId)).filter(
-      (d) => d.roleScopeName === roleName,
-    );
+    const details = await records.list(contractDetails, workspaceId);
+    // Who may update no contract detail gives no role: refused alike whether a detail names it or not.
+    if (!details.some((d) => updatable(d.id))) throw problem(403, "users.forbidden", { role: roleName });
+    if (own.isConsoleRole(roleName)) throw problem(403, "users.consoleRole", { role: roleName });
+    const naming = details.filter((d) => d.roleScopeName === roleName);
     if (!naming.length) throw problem(404, "users.roleNotInContracts", { role: roleName });
-    if (!naming.some((d) => isAllowed(permissions, "PUT", `${base}/${asSegment(d.id)}`)))
-      throw problem(403, "users.forbidden", { role: roleName });
+    if (!naming.some((d) => updatable(d.id))) throw problem(403, "users.forbidden", { role: roleName });
+  }
+
+  /** The organisations holding roles in the application: each one's name, members and role names. */
+  async function organizationsOf(directory: Directory, names: Map<string, string>) {
+    const assignments = await call(directory, "GET", `${appPath(directory)}/organizations`, "roles").then(
+      (r) =>
+        listOf<{ organization_id: string; role_organization: string; role_id: string }>(
+          r,
+          "role_organization_assignments",
+        ),
+    );
+    const ids = [...new Set(assignments.filter((a) => names.has(a.role_id)).map((a) => a.organization_id))];
+    return Promise.all(
+      ids.map(async (id) => {
+        const path = `/v1/organizations/${encodeURIComponent(id)}`;
+        const [info, members] = await Promise.all([
+          call(directory, "GET", path, "organization"),
+          call(directory, "GET", `${path}/users`, "organization").then((r) =>
+            listOf<{ user_id: string; role: string }>(r, "organization_users"),
+          ),
+        ]);
+        const body = info.ok
+          ? ((await info.json().catch(() => ({}))) as { organization?: { name?: unknown } })
+          : {};
+        const name = typeof body.organization?.name === "string" ? body.organization.name : id;
+        // A role given to the organisation's members (or owners) reaches its members of that kind.
+        const roleNames = (kind: string) =>
+          assignments
+            .filter((a) => a.organization_id === id && a.role_organization === kind)
+            .map((a) => names.get(a.role_id)!);
+        return { name, members, roleNames };
+      }),
+    );
   }
 
   const workspaceParams = z.object({ workspaceId: z.string() });
@@ -136,7 +213,7 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     "/api/workspace/:workspaceId/users",
     { schema: { tags, params: workspaceParams, response: { 200: z.array(userSchema) } } },
     async (request) => {
-      const directory = await directoryOf(request.params.workspaceId);
+      const directory = await idm.directoryOf(request.params.workspaceId);
       const [users, roles, assignments] = await Promise.all([
         call(directory, "GET", "/v1/users", "users").then((r) =>
           listOf<{ id: string; username?: string; email?: string }>(r, "users"),
@@ -147,18 +224,25 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
         ),
       ]);
       const names = new Map(roles.map((r) => [r.id, r.name]));
+      const organizations = await organizationsOf(directory, names);
+      const sorted = (list: string[]) => [...new Set(list)].sort();
       return users
         .map((u) => ({
           id: String(u.id),
           username: String(u.username ?? u.email ?? u.id),
           ...(u.email ? { email: String(u.email) } : {}),
-          roles: [
-            ...new Set(
-              assignments
-                .filter((a) => a.user_id === u.id && names.has(a.role_id))
-                .map((a) => names.get(a.role_id)!),
-            ),
-          ].sort(),
+          roles: sorted(
+            assignments
+              .filter((a) => a.user_id === u.id && names.has(a.role_id))
+              .map((a) => names.get(a.role_id)!),
+          ),
+          organizationRoles: organizations
+            .flatMap((o) =>
+              o.members
+                .filter((m) => m.user_id === u.id)
+                .flatMap((m) => o.roleNames(m.role).map((role) => ({ role, organization: o.name }))),
+            )
+            .sort((a, b) => `${a.role} ${a.organization}`.localeCompare(`${b.role} ${b.organization}`)),
         }))
         .sort((a, b) => a.username.localeCompare(b.username));
     },
@@ -168,7 +252,8 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
   async function change(request: FastifyRequest<{ Params: z.infer<typeof roleParams> }>) {
     const { workspaceId, userId, roleName } = request.params;
     await mayChange(request, workspaceId, roleName);
-    const directory = await directoryOf(workspaceId);
+    const directory = await idm.directoryOf(workspaceId);
+    idm.refuseConsoleApplication(directory);
     const assignment = (roleId: string) =>
       `${appPath(directory)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(roleId)}`;
     return { directory, userId, roleName, assignment };
@@ -187,7 +272,8 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
       if (!role?.id)
         throw problem(502, "users.refused", { name: directory.name, status: created.status, reason: "" });
     }
-    const assigned = await call(directory, "POST", assignment(role.id), "roles");
+    // PUT: Keyrock keeps POST on this route only as deprecated.
+    const assigned = await call(directory, "PUT", assignment(role.id), "roles");
     if (assigned.status === 404) throw problem(404, "users.unknownUser", { id: userId });
     return reply.code(204).send();
   });
@@ -203,165 +289,5 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     return reply.code(204).send();
   });
 
-  /**
-   * A contract detail in the identity manager (the original's ContractDetailController): the role
-   * named by its roleScopeName, created when missing, its permissions replaced by one per data
-   * action of each data service its role accesses, on the path of the contract's and the detail's
-   * scope entities. Answers the lines of each step, in the reader's language; a failed step makes
-   * it a 502 problem carrying them.
-   */
-  api.post(
-    "/api/workspace/:workspaceId/contract-details/:id/synchronize",
-    {
-      schema: {
-        tags: ["contract-details"],
-        summary: "Make the contract detail's role and path permissions in the workspace's identity manager",
-        params: z.object({ workspaceId: z.string(), id: z.string() }),
-      },
-    },
-    async (request) => {
-      const { workspaceId, id } = request.params;
-      const language = languageOf(request.headers["accept-language"]);
-      const detail = await records.find(contractDetails, id, workspaceId);
-      if (!detail) throw notFound(id);
-      const contract = await records.find(contracts, String(detail.data.hasContract), workspaceId);
-      const roleName = detail.data.roleScopeName as string | undefined;
-      if (!roleName) throw problem(400, "contractDetail.syncNoRoleScopeName");
-      if (!contract?.data.scopeEntity || !detail.data.scopeEntity)
-        throw problem(400, "contractDetail.syncNoScope");
-      const typeList = await records.list(types, workspaceId);
-      const typeOf = (typeId: unknown) => typeList.find((t) => t.id === typeId);
-      const [contractType, detailType] = [typeOf(contract.data.scopeType), typeOf(detail.data.scopeType)];
-      for (const type of [contractType, detailType])
-        if (!type?.scopeName)
-          throw problem(400, "contractDetail.syncNoScopeName", { type: String(type?.name ?? "") });
-      const data = await workspaceData(records, config, workspaceId, request);
-      const client = await viaBroker(() => data.broker());
-      const entityName = async (entityId: string) => {
-        const entity = await viaBroker(() => client.getEntity(entityId)).catch(() => undefined);
-        const name = entity ? [entity.name].flat()[0] : undefined;
-        const value = (name as { value?: unknown } | undefined)?.value;
-        if (typeof value !== "string" || !value)
-          throw problem(400, "contractDetail.syncNoEntityName", { id: entityId });
-        return value;
-      };
-      const contractEntity = String(contract.data.scopeEntity);
-      const detailEntity = String(detail.data.scopeEntity);
-      const [contractName, detailName] = [await entityName(contractEntity), await entityName(detailEntity)];
-      const directory = await directoryOf(workspaceId);
-
-      const lines: string[] = [];
-      let failed = false;
-      const line = (code: MessageCode, params: Params = {}) => lines.push(say(language, code, params));
-      const attempt = async <T>(what: () => Promise<T>, failure: MessageCode, params: Params = {}) => {
-        try {
-          return await what();
-        } catch (err) {
-          failed = true;
-          line(failure, {
-            ...params,
-            reason: err instanceof Problem ? (err.detail ?? err.title) : String(err),
-          });
-          return undefined;
-        }
-      };
-      const app = appPath(directory);
-      line("sync.token");
-      line("sync.roles", { application: directory.application });
-      const roleList = await attempt(() => rolesOf(directory), "sync.rolesFailed");
-      let role = roleList?.find((r) => r.name === roleName);
-      if (roleList) {
-        line("sync.lookingFor", { name: roleName });
-        if (role) line("sync.roleFound", { name: roleName, id: role.id });
-        else {
-          line("sync.creatingRole", { name: roleName });
-          role = await attempt(
-            async () => {
-              const created = await call(directory, "POST", `${app}/roles`, "roles", {
-                role: { name: roleName },
-              });
-              return ((await created.json()) as { role: { id: string; name: string } }).role;
-            },
-            "sync.createRoleFailed",
-            { name: roleName },
-          );
-        }
-      }
-      if (role) {
-        const roleId = role.id;
-        line("sync.permissionsOf", { id: roleId });
-        const held = await attempt(
-          async () =>
-            listOf<{ id: string; is_internal?: boolean }>(
-              await call(directory, "GET", `${app}/roles/${encodeURIComponent(roleId)}/permissions`, "roles"),
-              "role_permission_assignments",
-            ),
-          "sync.permissionsFailed",
-          { id: roleId },
-        );
-        const own = (held ?? []).filter((p) => !p.is_internal);
-        line(own.length ? "sync.permissionsFound" : "sync.noPermission", { count: own.length });
-        for (const permission of own) {
-          line("sync.removing", { id: permission.id });
-          await attempt(
-            () =>
-              call(directory, "DELETE", `${app}/permissions/${encodeURIComponent(permission.id)}`, "roles"),
-            "sync.removeFailed",
-            { id: permission.id },
-          );
-        }
-        const base = `/${String(contractType!.scopeName)}/${contractEntity}/${String(detailType!.scopeName)}/${detailEntity}`;
-        const [accesses, serviceList, actionList] = await Promise.all([
-          records.list(dataServiceAccesses, workspaceId),
-          records.list(dataServices, workspaceId),
-          records.list(dataActions),
-        ]);
-        for (const access of accesses.filter((a) => a.hasRole === detail.data.hasRole)) {
-          const service = serviceList.find((s) => s.id === access.hasDataService);
-          const type = typeOf(service?.hasEntityType);
-          if (!service || !type?.scopeName) {
-            failed = true;
-            line("sync.typeWithoutScopeName", {
-              type: String(type?.name ?? service?.name ?? access.hasDataService),
-            });
-            continue;
-          }
-          for (const actionId of (service.hasDataActions as string[] | undefined) ?? []) {
-            const action = String(actionList.find((a) => a.id === actionId)?.name ?? "").toUpperCase();
-            if (!action) continue;
-            const scope = String(type.scopeName);
-            const name = `${action} ${contractName} ${detailName} ${scope}`;
-            const regex = action !== "GET";
-            const resource = regex ? `^${base}/${scope}/(.*)$` : `${base}/${scope}`;
-            line("sync.creatingPermission", { name });
-            const made = await attempt(
-              async () => {
-                const created = await call(directory, "POST", `${app}/permissions`, "roles", {
-                  permission: { name, action: action.split(":")[0], resource, is_regex: regex },
-                });
-                return ((await created.json()) as { permission: { id: string } }).permission;
-              },
-              "sync.createPermissionFailed",
-              { name },
-            );
-            if (!made) continue;
-            line("sync.assigning", { permission: made.id, name, role: roleId });
-            await attempt(
-              () =>
-                call(
-                  directory,
-                  "PUT",
-                  `${app}/roles/${encodeURIComponent(roleId)}/permissions/${encodeURIComponent(made.id)}`,
-                  "roles",
-                ),
-              "sync.assignFailed",
-              { permission: made.id, role: roleId },
-            );
-          }
-        }
-      }
-      if (failed) throw problem(502, "contractDetail.syncFailed", {}, { details: lines });
-      return { details: lines };
-    },
-  );
+  registerDetailSynchronize(app, records, config, idm);
 }

@@ -1,4 +1,5 @@
 import type { MessageCode } from "../messages/say.ts";
+import { fieldError, type FieldError } from "../problems.ts";
 
 /** A WoT property's capacity, read from its type and text (spec section 9). */
 export type Capacity =
@@ -70,3 +71,52 @@ export const capacityText = (capacity: Capacity) =>
       : capacity.type === "Range"
         ? `[${capacity.minimum}, ${capacity.maximum}]`
         : "";
+
+type Data = Record<string, unknown>;
+
+/** Why a value does not fit an input property (type, bounds, enum), or nothing. */
+export function inputError(input: Data, value: unknown): FieldError | undefined {
+  const name = String(input.name);
+  const type = String(input.propertyType);
+  if (typeof value !== type || (type === "number" && !Number.isFinite(value)))
+    return fieldError(name, `field.type.${type as "number" | "string" | "boolean"}`);
+  if (typeof input.minimum === "number" && (value as number) < input.minimum)
+    return fieldError(name, "field.min", { minimum: input.minimum });
+  if (typeof input.maximum === "number" && (value as number) > input.maximum)
+    return fieldError(name, "field.max", { maximum: input.maximum });
+  if (Array.isArray(input.enum) && !input.enum.includes(value))
+    return fieldError(name, "field.oneOf", { values: input.enum.map((v) => JSON.stringify(v)).join(", ") });
+  return undefined;
+}
+
+/**
+ * The WoT property of a thing description that an action's input writes: the one whose property
+ * has the input's name, else the one of the input's name.
+ */
+export function writtenBy<W extends Data & { id: string }>(
+  inputName: unknown,
+  td: unknown,
+  wotProperties: readonly W[],
+  propertyName: (propertyId: unknown) => unknown,
+): W | undefined {
+  const own = wotProperties.filter((w) => w.hasWoTThingDescription === td);
+  return own.find((w) => propertyName(w.hasProperty) === inputName) ?? own.find((w) => w.name === inputName);
+}
+
+/**
+ * Whether some value fits both an input property and the capacity of the WoT property it writes:
+ * when none does (a string input for a Range), every invocation of the action fails.
+ */
+export function canMeet(input: Data, capacity: Capacity): boolean {
+  const lowest = typeof input.minimum === "number" ? input.minimum : undefined;
+  const candidates: unknown[] = Array.isArray(input.enum)
+    ? input.enum
+    : capacity.type === "ListOfValues"
+      ? capacity.values
+      : capacity.type === "FixedValue"
+        ? [capacity.value, Number(capacity.value), capacity.value === "true"]
+        : capacity.type === "Range"
+          ? [Math.max(capacity.minimum, lowest ?? capacity.minimum)]
+          : [lowest ?? (typeof input.maximum === "number" ? input.maximum : 0), "", true];
+  return candidates.some((v) => !inputError(input, v) && withinCapacity(capacity, v));
+}

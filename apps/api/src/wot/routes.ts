@@ -15,7 +15,7 @@ import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
 import { toItem, type Item, type Records } from "../resources/records.ts";
-import { capacityOf, capacityText, withinCapacity } from "./capacity.ts";
+import { capacityOf, capacityText, inputError, withinCapacity, writtenBy } from "./capacity.ts";
 import { thingDescription } from "./thing-description.ts";
 
 /** The value a consumer reads of an attribute: a property's value, a relationship's object. */
@@ -23,21 +23,6 @@ function valueOf(attribute: unknown): unknown {
   const first = [attribute].flat()[0] as Record<string, unknown> | undefined;
   if (!first || typeof first !== "object") return undefined;
   return first.type === "Relationship" ? first.object : first.value;
-}
-
-/** Why a value does not fit an input property (type, bounds, enum), or nothing. */
-function inputError(input: Item, value: unknown): FieldError | undefined {
-  const name = String(input.name);
-  const type = String(input.propertyType);
-  if (typeof value !== type || (type === "number" && !Number.isFinite(value)))
-    return fieldError(name, `field.type.${type as "number" | "string" | "boolean"}`);
-  if (typeof input.minimum === "number" && (value as number) < input.minimum)
-    return fieldError(name, "field.min", { minimum: input.minimum });
-  if (typeof input.maximum === "number" && (value as number) > input.maximum)
-    return fieldError(name, "field.max", { maximum: input.maximum });
-  if (Array.isArray(input.enum) && !input.enum.includes(value))
-    return fieldError(name, "field.oneOf", { values: input.enum.map((v) => JSON.stringify(v)).join(", ") });
-  return undefined;
 }
 
 /**
@@ -156,11 +141,7 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
           continue;
         }
         // The WoT property of the thing description this input writes: by its property's name, else its own.
-        const wotProperty =
-          wotProps.find(
-            (w) =>
-              w.hasWoTThingDescription === td && props.find((p) => p.id === w.hasProperty)?.name === name,
-          ) ?? wotProps.find((w) => w.hasWoTThingDescription === td && w.name === name);
+        const wotProperty = writtenBy(name, td, wotProps, (id) => props.find((p) => p.id === id)?.name);
         const capacity = wotProperty && capacityOf(wotProperty.capacityType, wotProperty.capacityValue);
         if (capacity && !("refused" in capacity) && !withinCapacity(capacity, value)) {
           errors.push(

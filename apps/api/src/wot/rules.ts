@@ -4,9 +4,7 @@ import {
   properties,
   routingOperations,
   routings,
-  woTActionInputProperties,
   woTActions,
-  woTEvents,
   woTProperties,
   woTThingDescriptions,
   type KindDefinition,
@@ -14,7 +12,8 @@ import {
 import { fieldError, invalid, type FieldError } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Records } from "../resources/records.ts";
-import { capacityOf } from "./capacity.ts";
+import { canMeet, capacityOf, capacityText, writtenBy } from "./capacity.ts";
+import { wotDependents } from "./dependents.ts";
 
 type Data = Record<string, unknown>;
 
@@ -27,8 +26,9 @@ export const NOTIFICATION = ":Notification";
  * an event's data service notifies and exposes the event's WoT property, whose capacity type it
  * copies; input properties have bounds and an enum of their type; an operation's action and a
  * control's WoT property belong to the routing's thing description. Within a thing description,
- * properties, actions and events have names of their own (they key its affordances), as do the
- * inputs of an action.
+ * properties, actions, events and routings have names of their own (they key its affordances), as
+ * do the inputs of an action: the database holds them unique (migration 0012), and a clash is a 409
+ * that names it, also between simultaneous creations.
  */
 export function wotHooks(records: Records): Record<string, KindHooks> {
   const refuse = (errors: Array<FieldError | undefined>) => {
@@ -37,20 +37,6 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
   };
   const find = (kind: KindDefinition, id: unknown, workspaceId?: string) =>
     typeof id === "string" ? records.find(kind, id, workspaceId) : Promise.resolve(undefined);
-
-  /** Another record of the kind, in the same parent, already has the name. */
-  async function nameTaken(
-    kind: KindDefinition,
-    input: Data,
-    id: string | undefined,
-    ws: string,
-    parent: string,
-  ) {
-    const taken = (await records.list(kind, ws)).some(
-      (other) => other.id !== id && other[parent] === input[parent] && other.name === input.name,
-    );
-    return taken ? fieldError("name", "wot.nameTaken", { name: String(input.name) }) : undefined;
-  }
 
   /** The capacity value fits the capacity type. */
   const capacityError = (field: string, type: unknown, value: unknown) => {
@@ -64,16 +50,31 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
       ? fieldError(field, "field.outsideOf", { kind, field: "hasWoTThingDescription" })
       : undefined;
 
-  const unique = (kind: KindDefinition, parent = "hasWoTThingDescription"): KindHooks => ({
-    async prepare(input, { workspaceId, id }) {
-      refuse([await nameTaken(kind, input, id, workspaceId!, parent)]);
-      return input;
-    },
-  });
+  /**
+   * An input must let some value meet the capacity of the WoT property it writes (a string input
+   * for a Range would fail every invocation): refused on the type, else on the enum or bounds.
+   */
+  async function capacityRefusal(input: Data, workspaceId: string) {
+    const [wotProps, props] = await Promise.all([
+      records.list(woTProperties, workspaceId),
+      records.list(properties, workspaceId),
+    ]);
+    const nameOf = (id: unknown) => props.find((p) => p.id === id)?.name;
+    const written = writtenBy(input.name, input.hasWoTThingDescription, wotProps, nameOf);
+    const capacity = written && capacityOf(written.capacityType, written.capacityValue);
+    if (!capacity || "refused" in capacity || canMeet(input, capacity)) return undefined;
+    const typeAlone = canMeet({ name: input.name, propertyType: input.propertyType }, capacity);
+    const field = !typeAlone ? "propertyType" : Array.isArray(input.enum) ? "enum" : "minimum";
+    return fieldError(field, "wot.inputOutsideCapacity", {
+      name: String(written.name),
+      capacity: capacityText(capacity),
+      type: capacity.type,
+    });
+  }
 
-  return {
+  const hooks: Record<string, KindHooks> = {
     "wot-properties": {
-      async prepare(input, { workspaceId, id }) {
+      async prepare(input, { workspaceId }) {
         const td = await find(woTThingDescriptions, input.hasWoTThingDescription, workspaceId);
         const property = await find(properties, input.hasProperty, workspaceId);
         refuse([
@@ -81,14 +82,12 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
             ? fieldError("hasProperty", "wot.propertyOfType")
             : undefined,
           capacityError("capacityValue", input.capacityType, input.capacityValue),
-          await nameTaken(woTProperties, input, id, workspaceId!, "hasWoTThingDescription"),
         ]);
         return input;
       },
     },
-    "wot-actions": unique(woTActions),
     "wot-action-input-properties": {
-      async prepare(input, { workspaceId, id }) {
+      async prepare(input, { workspaceId }) {
         const action = await find(woTActions, input.hasWoTAction, workspaceId);
         const numeric = input.propertyType === "number";
         const { minimum, maximum } = input as { minimum?: number; maximum?: number };
@@ -109,13 +108,13 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
             ? fieldError("maximum", "field.min", { minimum })
             : undefined,
           enumError,
-          await nameTaken(woTActionInputProperties, input, id, workspaceId!, "hasWoTAction"),
         ]);
+        refuse([await capacityRefusal(input, workspaceId!)]);
         return input;
       },
     },
     "wot-events": {
-      async prepare(input, { workspaceId, id }) {
+      async prepare(input, { workspaceId }) {
         const service = await find(dataServices, input.hasDataService, workspaceId);
         const wotProperty = await find(woTProperties, input.hasWoTProperty, workspaceId);
         const actions = await records.list(dataActions);
@@ -133,12 +132,10 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
               ? fieldError("hasWoTProperty", "wot.notInService")
               : undefined),
           wotProperty ? capacityError("capacityValue", input.capacityType, input.capacityValue) : undefined,
-          await nameTaken(woTEvents, input, id, workspaceId!, "hasWoTThingDescription"),
         ]);
         return input;
       },
     },
-    routings: unique(routings),
     "routing-operations": {
       async prepare(input, { workspaceId }) {
         const routing = await find(routings, input.hasRouting, workspaceId);
@@ -159,4 +156,8 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
       },
     },
   };
+  // What WoT records rely on in the records they refer to, checked when those change.
+  for (const [kind, dependents] of Object.entries(wotDependents))
+    hooks[kind] = { ...hooks[kind], dependents };
+  return hooks;
 }

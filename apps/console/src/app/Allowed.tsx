@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
-import { Alert, Spinner } from "react-bootstrap";
-import { Link, useParams } from "react-router";
+import { Alert, Button, Spinner } from "react-bootstrap";
+import { Link, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
+import { useSignInStatus, useSignOut } from "../auth/identityManager.ts";
 import { usePermissions, useCan } from "../permissions.ts";
 import { usePlace } from "../resources/place.ts";
 import { routePaths } from "../routes.ts";
@@ -28,16 +29,48 @@ export function Allowed({
   if (permissions.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
   if (permissions.isSuccess && !when(can, params))
-    return (
-      <Alert variant="warning" data-testid="not-allowed">
-        <Alert.Heading as="h1" className="h5">
-          {t("common.notAllowedTitle")}
-        </Alert.Heading>
-        <p className="mb-2">{t("common.notAllowed")}</p>
-        <Link to={routePaths["workspaces.index"]!}>{t("common.backToWorkspaces")}</Link>
-      </Alert>
-    );
+    return <NotAllowed nothing={permissions.data.length === 0} />;
   return <>{children}</>;
+}
+
+/**
+ * Why the page is refused, and a way on. A user whose roles give nothing in the console is told so,
+ * with the identity manager's name of the application, and may sign in as someone else; so is a
+ * user refused the workspaces page itself, where a link "back to the workspaces" would go nowhere.
+ */
+function NotAllowed({ nothing }: { nothing: boolean }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const application = useSignInStatus().data?.application;
+  const signOut = useSignOut();
+  const workspaces = routePaths["workspaces.index"]!;
+  const stuck = nothing || pathname === workspaces;
+  return (
+    <Alert variant="warning" data-testid="not-allowed">
+      <Alert.Heading as="h1" className="h5">
+        {t("common.notAllowedTitle")}
+      </Alert.Heading>
+      {nothing ? (
+        <>
+          <p className="mb-2">
+            {application
+              ? t("common.noConsolePermissionIn", { application })
+              : t("common.noConsolePermission")}
+          </p>
+          <p className="mb-2">{t("common.askForRole")}</p>
+        </>
+      ) : (
+        <p className="mb-2">{t("common.notAllowed")}</p>
+      )}
+      {stuck ? (
+        <Button variant="outline-primary" size="sm" onClick={() => void signOut()}>
+          {t("common.signInAsSomeoneElse")}
+        </Button>
+      ) : (
+        <Link to={workspaces}>{t("common.backToWorkspaces")}</Link>
+      )}
+    </Alert>
+  );
 }
 
 /** The permission a kind's page needs: list, store, show or update (spec section 6). */

@@ -1,11 +1,10 @@
 import { Container, Nav, Navbar, NavDropdown } from "react-bootstrap";
-import { Link, NavLink, useNavigate } from "react-router";
+import { Link, NavLink } from "react-router";
 import { useTranslation } from "react-i18next";
 import { platformKinds } from "@orrery/model";
-import { call } from "../api.ts";
 import { useCan, useConsoleConfig } from "../permissions.ts";
 import { kindRoute, routeTo } from "../routes.ts";
-import { setSession } from "../session.ts";
+import { useSignOut } from "../auth/identityManager.ts";
 import { useOpenWorkspaces } from "../workspaces/openWorkspaces.ts";
 import { LanguageFlags } from "./Flags.tsx";
 
@@ -27,19 +26,11 @@ export function TopBar() {
   const can = useCan();
   const settings = useConsoleConfig().data;
   const trustModule = settings?.trustModule ?? true;
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const openWorkspaces = useOpenWorkspaces();
   const adminKinds = administration
     .map((name) => platformKinds.find((k) => k.kind === name)!)
     .filter((k) => (trustModule || !k.trustModule) && can.index(k));
-
-  const signOut = async () => {
-    await call("/auth/logout", { method: "POST" }).catch(() => undefined);
-    setSession(null);
-    // Keyrock keeps its own session: end it too, or Continue would sign the same user straight back in.
-    if (settings?.signOutUrl) window.location.assign(settings.signOutUrl);
-    else navigate(routeTo("authentication"));
-  };
 
   return (
     <header>

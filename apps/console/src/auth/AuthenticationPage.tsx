@@ -1,7 +1,7 @@
 import { Alert, Card } from "react-bootstrap";
 import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useConsoleConfig } from "../permissions.ts";
+import { useSignInStatus } from "./identityManager.ts";
 import { loginUrl } from "../session.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 
@@ -12,7 +12,7 @@ export function AuthenticationPage() {
   const location = useLocation();
   const error = params.get("error");
   const redirected = (location.state as { from?: string } | null)?.from;
-  const signInProblem = useConsoleConfig().data?.signInProblem;
+  const signInProblem = useSignInStatus().data?.signInProblem;
   usePageTitle([t("auth.title")]);
   return (
     <div className="d-flex justify-content-center pt-5">

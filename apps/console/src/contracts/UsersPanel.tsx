@@ -12,23 +12,31 @@ import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import type { Item } from "../resources/queries.ts";
 
-/** A user of the workspace's identity manager with the names of their roles (spec section 3, User). */
+/**
+ * A user of the workspace's identity manager with the names of their roles (spec section 3, User):
+ * held directly, and through the organisations they belong to.
+ */
 interface User {
   id: string;
   username: string;
   email?: string;
   roles: string[];
+  organizationRoles: Array<{ role: string; organization: string }>;
 }
 
 const usersKey = (workspaceId: string) => ["users", workspaceId] as const;
 const rolePath = (workspaceId: string, userId: string, role: string) =>
   `/workspace/${encodeURIComponent(workspaceId)}/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`;
 const label = (user: User) => (user.email ? `${user.username} (${user.email})` : user.username);
+/** The organisations through which the user holds the role. */
+const organizationsOf = (user: User, role: string) =>
+  user.organizationRoles.filter((o) => o.role === role).map((o) => o.organization);
 
 /**
  * The users panel of a contract detail: who holds its role scope name in the workspace's identity
- * manager, each with a remove button (asked first), and a searchable choice of the others to
- * assign it to. Changing them needs update permission on the detail (the API checks it too). A
+ * manager, each with a remove button (asked first) when they hold it themselves, or the
+ * organisation they hold it through (which only the organisation can take away), and a searchable
+ * choice of the others to assign it to. Changing them needs update permission on the detail (the API checks it too). A
  * workspace without a usable identity manager says what to configure where the panel would be.
  */
 export function UsersPanel({ detail }: { detail: Item }) {
@@ -37,10 +45,13 @@ export function UsersPanel({ detail }: { detail: Item }) {
   const can = useCan();
   const client = useQueryClient();
   const role = detail.roleScopeName as string | undefined;
+  const usersPath = `/workspace/${encodeURIComponent(workspaceId)}/users`;
+  // Who may not read the users (the showroom: personal data) is not shown the panel.
+  const mayRead = can.can("GET", `/workspace/${workspaceId}/users`);
   const users = useQuery({
     queryKey: usersKey(workspaceId),
-    queryFn: () => get<User[]>(`/workspace/${encodeURIComponent(workspaceId)}/users`),
-    enabled: !!role,
+    queryFn: () => get<User[]>(usersPath),
+    enabled: !!role && mayRead,
     retry: false,
   });
   const [search, setSearch] = useState("");
@@ -56,7 +67,8 @@ export function UsersPanel({ detail }: { detail: Item }) {
     },
   });
   const holders = useMemo(
-    () => (users.data ?? []).filter((u) => u.roles.includes(role ?? "")),
+    () =>
+      (users.data ?? []).filter((u) => u.roles.includes(role ?? "") || organizationsOf(u, role ?? "").length),
     [users.data, role],
   );
   const others = useMemo(() => {
@@ -68,6 +80,7 @@ export function UsersPanel({ detail }: { detail: Item }) {
   const mayChange = can.update(contractDetails, detail.id);
   const byId = (id: string) => users.data?.find((u) => u.id === id);
 
+  if (!mayRead) return null;
   let body;
   if (!role) body = <p className="text-body-secondary mb-0">{t("users.noRoleScopeName")}</p>;
   else if (users.isPending)
@@ -90,6 +103,7 @@ export function UsersPanel({ detail }: { detail: Item }) {
               <tr>
                 <th scope="col">{t("users.username")}</th>
                 <th scope="col">{t("users.email")}</th>
+                <th scope="col">{t("users.heldThrough")}</th>
                 {mayChange && (
                   <th scope="col">
                     <span className="visually-hidden">{t("users.actions")}</span>
@@ -102,18 +116,32 @@ export function UsersPanel({ detail }: { detail: Item }) {
                 <tr key={user.id}>
                   <td>{user.username}</td>
                   <td>{user.email}</td>
+                  <td>
+                    {[
+                      ...(user.roles.includes(role) ? [t("users.directly")] : []),
+                      ...organizationsOf(user, role),
+                    ].join(", ")}
+                  </td>
                   {mayChange && (
                     <td className="text-end">
-                      <Button
-                        variant="outline-danger"
-                        size="sm"
-                        onClick={() => setRemoving(user)}
-                        disabled={change.isPending}
-                        title={t("users.remove", { user: user.username })}
-                        aria-label={t("users.remove", { user: user.username })}
-                      >
-                        <TrashIcon />
-                      </Button>
+                      {user.roles.includes(role) ? (
+                        <Button
+                          variant="outline-danger"
+                          size="sm"
+                          onClick={() => setRemoving(user)}
+                          disabled={change.isPending}
+                          title={t("users.remove", { user: user.username })}
+                          aria-label={t("users.remove", { user: user.username })}
+                        >
+                          <TrashIcon />
+                        </Button>
+                      ) : (
+                        <span className="small text-body-secondary">
+                          {t("users.throughOrganization", {
+                            organization: organizationsOf(user, role).join(", "),
+                          })}
+                        </span>
+                      )}
                     </td>
                   )}
                 </tr>

@@ -18,17 +18,33 @@ export const labelOf = (t: TFunction, field: Field) => t(`fields.${field.label ?
 /** Which records a reference select offers (all of them unless the form narrows them). */
 export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
 
-/** The options of a select: an enum's values, or the records a reference may name. */
-function useSelectOptions(field: Field, filter?: OptionFilter): Array<{ value: string; label: string }> {
+/**
+ * The options of a select: an enum's values, or the records a reference may name. With `within`,
+ * only the records of the form's current choice (the grants of the chosen identity manager), and
+ * `dropStale` says when those have loaded, so that a choice outside them can be dropped.
+ */
+function useSelectOptions(
+  field: Field,
+  filter?: OptionFilter,
+): { options: Array<{ value: string; label: string }>; dropStale: boolean; scope: unknown } {
   const { t } = useTranslation();
   const kind = field.input === "reference" ? kindsByName.get(field.kind) : undefined;
+  const within = field.input === "reference" ? field.within : undefined;
   const can = useCan();
-  const all = useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind)).data ?? [];
+  const { watch } = useFormContext();
+  const scope: unknown = within ? watch(within.field) : undefined;
+  const list = useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind));
+  const all = list.data ?? [];
   if (field.input === "enum")
-    return field.options.map((o) => ({ value: o, label: t(`options.${field.name}.${o}`) }));
-  return all
-    .filter((item) => !filter || filter(item, all))
+    return {
+      options: field.options.map((o) => ({ value: o, label: t(`options.${field.name}.${o}`) })),
+      dropStale: false,
+      scope,
+    };
+  const options = all
+    .filter((item) => (!within || item[within.via] === scope) && (!filter || filter(item, all)))
     .map((item) => ({ value: item.id, label: String(item.name ?? item.id) }));
+  return { options, dropStale: !!within && list.isSuccess, scope };
 }
 
 /**
@@ -39,15 +55,22 @@ function Select(props: {
   options: Array<{ value: string; label: string }>;
   required: boolean;
   value: string | undefined;
-  onChange: (value: string | undefined) => void;
+  /**
+   * Drop a value that is not among the options (a grant of the identity manager chosen before): to
+   * null, as undefined would bring an edit form's stored value back.
+   */
+  dropStale?: boolean;
+  onChange: (value: string | undefined | null) => void;
   control: React.ComponentProps<typeof Form.Select>;
 }) {
   const { t } = useTranslation();
   const { options, required, value, onChange } = props;
   const only = required && options.length === 1 ? options[0]!.value : undefined;
+  const outside = props.dropStale && value != null && !options.some((o) => o.value === value);
   useEffect(() => {
-    if (only !== undefined && !value) onChange(only);
-  }, [only, value, onChange]);
+    if (outside) onChange(null);
+    else if (only !== undefined && !value) onChange(only);
+  }, [outside, only, value, onChange]);
   return (
     <Form.Select
       // keyed on the options' number, so that a stored value shows once they arrive
@@ -121,6 +144,20 @@ function ReferenceChecks(props: {
         />
       ))}
     </div>
+  );
+}
+
+/** In place of a choice that depends on another field still empty: says so, and drops a value kept from before. */
+function ChooseFirst(props: { id: string; field: string; value: unknown; onChange: (value: null) => void }) {
+  const { t } = useTranslation();
+  const { value, onChange } = props;
+  useEffect(() => {
+    if (value != null) onChange(null); // not undefined: that would bring an edit form's stored value back
+  }, [value, onChange]);
+  return (
+    <p id={props.id} className="form-text mb-0">
+      {t("common.chooseFirst", { field: t(`fields.${props.field}`) })}
+    </p>
   );
 }
 
@@ -219,7 +256,8 @@ export function FieldInput({
 }) {
   const { t } = useTranslation();
   const { register, control, formState } = useFormContext();
-  const options = useSelectOptions(field, optionFilter);
+  const { options, dropStale, scope } = useSelectOptions(field, optionFilter);
+  const within = field.input === "reference" ? field.within : undefined;
   const rawError = formState.errors[field.name] as { type?: string; message?: string } | undefined;
   const error = fieldErrorText(
     field,
@@ -280,6 +318,16 @@ export function FieldInput({
         )}
       />
     );
+  else if (within && !scope)
+    control_ = (
+      <Controller
+        name={field.name}
+        control={control}
+        render={({ field: f }) => (
+          <ChooseFirst id={id} field={within.field} value={f.value} onChange={f.onChange} />
+        )}
+      />
+    );
   else
     switch (field.input) {
       case "enum":
@@ -294,6 +342,7 @@ export function FieldInput({
                 options={options}
                 required={!!required && !disabled}
                 value={f.value as string | undefined}
+                dropStale={dropStale}
                 onChange={f.onChange}
                 control={{ ...common, disabled, name: f.name, ref: f.ref, onBlur: f.onBlur }}
               />

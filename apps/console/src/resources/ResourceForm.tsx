@@ -3,7 +3,7 @@ import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-bootstrap";
 import { FormProvider, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { normalize, whenHolds, type KindDefinition } from "@orrery/model";
+import { missingRequired, normalize, whenHolds, type KindDefinition } from "@orrery/model";
 import { writeSchema } from "@orrery/model/schema";
 import { ApiError } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
@@ -78,6 +78,13 @@ export function ResourceForm(props: {
     defaultValues,
     resolver: zodResolver(writeSchema(kind, mode, "form") as never) as unknown as Resolver<Values>,
   });
+  // A record saved before a field became required (a grant without the peer it was made for) says
+  // what it lacks as soon as it is opened, not only once saved.
+  useEffect(() => {
+    if (!item) return;
+    const lacking = missingRequired(kind, normalize(kind, defaultValues) as Values, "update");
+    if (lacking.length) void form.trigger(lacking.map((f) => f.name));
+  }, [kind, item, defaultValues, form]);
   const save = useSave(kind);
   const failure = useFailureDialog();
   const current = normalize(kind, form.watch()) as Values;

@@ -64,6 +64,10 @@ export function serverFieldText(
       return t("validation.notOfWorkspace", { kind: t(`kinds.${String(p.kind)}.many`) });
     case "field.outsideOf":
       return t("validation.outsideOf", { kind: kind(), field: field() });
+    case "field.ofAnother":
+      return t("validation.ofAnother", { name: String(p.name), owner: String(p.owner), field: field() });
+    case "field.ofNone":
+      return t("validation.ofNone", { name: String(p.name), field: field() });
     default:
       return error.message;
   }

@@ -2,6 +2,8 @@ import {
   contextBrokers,
   multiValuedBrokers,
   properties,
+  roleNameOf,
+  roles,
   services,
   workspaces,
   type KindDefinition,
@@ -39,7 +41,20 @@ export function useWorkspaceRules(kind: KindDefinition) {
   const offered: Record<string, string[]> = needsBroker
     ? { temporalServices: (workspace?.temporalServices as string[] | undefined) ?? [] }
     : {};
-  return { locks, offered, defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined };
+  // A role's roleName (its access subject in the registry) is proposed from its name until changed.
+  const defaults =
+    kind.kind === roles.kind
+      ? (values: Record<string, unknown>) => ({
+          roleName:
+            typeof values.name === "string" && values.name.trim() ? roleNameOf(values.name) : undefined,
+        })
+      : undefined;
+  return {
+    locks,
+    offered,
+    defaults,
+    defaultDataModelUrl: workspace?.defaultDataModelUrl as string | undefined,
+  };
 }
 
 /**

@@ -114,7 +114,14 @@ export default function AuthorizationRegistryTool() {
           <Row className="g-3">
             <Col md={6}>
               <Form.Label htmlFor="registry">{tt("chooseRegistry")}</Form.Label>
-              <Form.Select id="registry" value={registryId} onChange={(e) => setRegistryId(e.target.value)}>
+              <Form.Select
+                id="registry"
+                value={registryId}
+                onChange={(e) => {
+                  setRegistryId(e.target.value);
+                  setGrantId(""); // a grant signs for its own registry only
+                }}
+              >
                 <option value="">{t("common.choose")}</option>
                 {registries.data?.map((r) => (
                   <option key={r.id} value={r.id}>
@@ -127,11 +134,13 @@ export default function AuthorizationRegistryTool() {
               <Form.Label htmlFor="grant">{tt("chooseGrant")}</Form.Label>
               <Form.Select id="grant" value={grantId} onChange={(e) => setGrantId(e.target.value)}>
                 <option value="">{t("common.choose")}</option>
-                {grants.data?.map((g) => (
-                  <option key={g.id} value={g.id}>
-                    {g.name}
-                  </option>
-                ))}
+                {grants.data
+                  ?.filter((g) => g.hasAuthorizationRegistry === registryId)
+                  .map((g) => (
+                    <option key={g.id} value={g.id}>
+                      {g.name}
+                    </option>
+                  ))}
               </Form.Select>
             </Col>
           </Row>

@@ -19,6 +19,8 @@ export const authorizationRegistries = defineKind({
     urlPath("oauth2TokenPath", true),
     urlPath("delegationPath", true),
     urlPath("policyPath", true),
-    ...implementation(["keyrock"]),
+    // What a registry accepts in a policy: Keyrock's matcher fails on `environment.serviceProviders`,
+    // another iSHARE registry ("ishare") gets the role's data service provider there.
+    ...implementation(["keyrock", "ishare"]),
   ],
 });

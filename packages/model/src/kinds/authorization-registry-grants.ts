@@ -1,5 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { description, identity, name, noPemLines } from "../fields.ts";
+import { description, identity, name, noPemLines, reference } from "../fields.ts";
 
 export const authorizationRegistryGrants = defineKind({
   kind: "authorization-registry-grants",
@@ -7,10 +7,12 @@ export const authorizationRegistryGrants = defineKind({
   routeName: "authorizationRegistryGrants",
   scope: "platform",
   trustModule: true,
-  columns: [],
+  columns: ["hasAuthorizationRegistry"],
   fields: [
     name,
     description,
+    // The only registry its key signs client assertions for (see identity-manager-grants.ts).
+    reference("hasAuthorizationRegistry", "authorization-registries", { required: true }),
     ...identity,
     {
       name: "privateKey",

@@ -1,7 +1,7 @@
 import { defineKind } from "../kind.ts";
 import { reference } from "../fields.ts";
 
-/** A role's access to a data service; `roleName` is the role's name, kept in step by the server. */
+/** A role's access to a data service; `roleName` is its role's roleName (the access subject), kept in step by the server. */
 export const dataServiceAccesses = defineKind({
   kind: "data-service-accesses",
   urnType: "DataServiceAccess",

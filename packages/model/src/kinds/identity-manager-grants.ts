@@ -1,5 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { description, name } from "../fields.ts";
+import { description, name, reference } from "../fields.ts";
 
 const passwordGrant = { grantType: "password" } as const;
 
@@ -8,10 +8,13 @@ export const identityManagerGrants = defineKind({
   urnType: "IdentityManagerGrant",
   routeName: "identityManagerGrants",
   scope: "platform",
-  columns: [],
+  columns: ["hasIdentityManager"],
   fields: [
     name,
     description,
+    // The only identity manager its secrets are ever sent to: records pairing the grant with an
+    // identity manager may pair it with this one alone (`within` below, and apps/api/src/trust/grant-peer.ts).
+    reference("hasIdentityManager", "identity-managers", { required: true }),
     { name: "grantType", input: "enum", options: ["client_credentials", "password"], required: true },
     { name: "clientId", input: "text", required: true, maxLength: 200 },
     { name: "clientSecret", input: "text", required: true, secret: true, maxLength: 500 },

@@ -15,7 +15,7 @@ import { properties, geoTypes } from "./properties.ts";
 import { dataServices } from "./data-services.ts";
 import { dataServiceOffers } from "./data-service-offers.ts";
 import { dataServiceAccesses } from "./data-service-accesses.ts";
-import { roles } from "./roles.ts";
+import { roles, roleNameOf } from "./roles.ts";
 import { contracts, contractDetails } from "./contracts.ts";
 import {
   capacityTypes,
@@ -48,6 +48,7 @@ export {
   dataServiceOffers,
   dataServiceAccesses,
   roles,
+  roleNameOf,
   contracts,
   contractDetails,
   woTThingDescriptions,

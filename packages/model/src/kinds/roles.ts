@@ -3,8 +3,10 @@ import { name, singleLineText as singleLine } from "../fields.ts";
 
 /**
  * A role of a workspace: who (verifiableCredentialType, dataServiceProviderId) may use its data
- * services' accesses, and when (notBefore up to notOnOrAfter, whole seconds). Synchronisation with
- * the authorization registry sets the read-only fields.
+ * services' accesses, and when (notBefore up to notOnOrAfter, whole seconds). `roleName` is the
+ * access subject its policy has in the authorization registry: one word (Keyrock refuses spaces),
+ * unique in the workspace, proposed from the name (the API makes it from the name when a client
+ * leaves it out). Synchronisation with the authorization registry sets the read-only fields.
  */
 export const roles = defineKind({
   kind: "roles",
@@ -15,6 +17,14 @@ export const roles = defineKind({
   columns: ["verifiableCredentialType"],
   fields: [
     name,
+    {
+      name: "roleName",
+      input: "text",
+      maxLength: 100,
+      pattern: /^\S+$/,
+      format: "accessSubject",
+      linked: true,
+    },
     { name: "notBefore", input: "instant", required: true },
     { name: "notOnOrAfter", input: "instant", required: true },
     { name: "dataServiceProviderId", ...singleLine, required: true },
@@ -24,3 +34,6 @@ export const roles = defineKind({
     { name: "lastDelegationEvidence", input: "json", readOnly: true },
   ],
 });
+
+/** The roleName proposed for a role name: its words joined with `_`. */
+export const roleNameOf = (name: string) => name.trim().split(/\s+/).join("_");

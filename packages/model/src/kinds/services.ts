@@ -23,7 +23,12 @@ export const services = defineKind({
       when: { authorizationRequired: true },
     },
     reference("hasIdentityManager", "identity-managers", { required: true, when: oauth2 }),
-    reference("hasIdentityManagerGrant", "identity-manager-grants", { required: true, when: oauth2 }),
+    reference("hasIdentityManagerGrant", "identity-manager-grants", {
+      required: true,
+      when: oauth2,
+      // One of the chosen identity manager's grants: its secrets go to that identity manager only.
+      within: { field: "hasIdentityManager", via: "hasIdentityManager" },
+    }),
     reference("hasVCVerifier", "vc-verifiers", { required: true, when: siop2 }),
     reference("hasTrustedIssuersList", "trusted-issuers-lists", { required: true, when: siop2 }),
     { name: "clientId", input: "text", required: true, maxLength: 200, when: siop2 },

@@ -32,6 +32,8 @@ export const temporalServices = defineKind({
     reference("hasIdentityManagerGrant", "identity-manager-grants", {
       required: true,
       when: mintakaAuthorized,
+      // One of the chosen identity manager's grants: its secrets go to that identity manager only.
+      within: { field: "hasIdentityManager", via: "hasIdentityManager" },
     }),
   ],
 });

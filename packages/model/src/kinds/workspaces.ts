@@ -1,6 +1,10 @@
 import { defineKind } from "../kind.ts";
 import { description, name, reference } from "../fields.ts";
 
+/** A grant is one of the chosen peer's: its secrets go to that peer only. */
+const ofIdentityManager = { field: "hasIdentityManager", via: "hasIdentityManager" } as const;
+const ofRegistry = { field: "hasAuthorizationRegistry", via: "hasAuthorizationRegistry" } as const;
+
 /** A workspace: a data model published as a JSON-LD context, on a service (and so a broker). */
 export const workspaces = defineKind({
   kind: "workspaces",
@@ -39,11 +43,13 @@ export const workspaces = defineKind({
     reference("hasAuthorizationRegistryGrant", "authorization-registry-grants", {
       required: true,
       when: { enableOffers: true },
+      within: ofRegistry,
     }),
     reference("hasIdentityManager", "identity-managers"),
     reference("hasIdentityManagerGrant", "identity-manager-grants", {
       required: true,
       when: { hasIdentityManager: { present: true } },
+      within: ofIdentityManager,
     }),
     { name: "dataModelUpToDate", input: "boolean", readOnly: true },
   ],

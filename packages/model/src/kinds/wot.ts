@@ -29,7 +29,13 @@ export const woTThingDescriptions = defineKind({
   scope: "workspace",
   listedWhole: true,
   columns: ["hasType"],
-  fields: [name, description, reference("hasType", "types", { required: true })],
+  fields: [
+    name,
+    description,
+    reference("hasType", "types", { required: true }),
+    // A spec field (a list, empty) that the original console sends back: accepted and dropped, as a type's.
+    { name: "positionInChart", input: "point", readOnly: true },
+  ],
 });
 
 export const woTProperties = defineKind({

@@ -9,6 +9,14 @@ import { checkDemoPassword, demoUsers } from "./dev.ts";
 const emailOf = (username: string) => `${username}@example.org`;
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 
+/**
+ * The console's own application at the development identity manager: its roles are the demo users'
+ * (config/permissions.yaml's), each role's id its name, held as dev.ts says. They are fixed in code,
+ * so the directory lists them and refuses to change them.
+ */
+export const DEV_CONSOLE_APPLICATION = "orrery-console";
+const consoleRoleNames = [...new Set(demoUsers.flatMap((u) => u.roles))];
+
 const fail = (reply: FastifyReply, status: number, message: string, title: string) =>
   reply.code(status).send({ error: { message, code: status, title } });
 
@@ -18,7 +26,8 @@ const fail = (reply: FastifyReply, status: number, message: string, title: strin
  * is driven by the same Keyrock client, over HTTP, as a real Keyrock. The users are the demo users
  * (their id is the user name); an application's roles and their holders are kept in the database.
  * Only the demo administrator may manage it, with a token from POST /idm/v1/auth/tokens. An
- * application's permissions (each in at most one role) serve contract detail synchronisation.
+ * application's permissions (each in at most one role) serve contract detail synchronisation. It
+ * has no organisations.
  */
 export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   const tokens = new Map<string, number>();
@@ -39,6 +48,13 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
       void fail(reply, 404, "Token not found", "Not Found");
       return false;
     }
+    return true;
+  }
+
+  /** The console application's roles are fixed: a change answers as Keyrock does without "Manage roles". */
+  function fixed(request: FastifyRequest, reply: FastifyReply): boolean {
+    if ((request.params as { app?: string }).app !== DEV_CONSOLE_APPLICATION) return false;
+    void fail(reply, 403, "User not authorized to perform action", "Forbidden");
     return true;
   }
 
@@ -87,6 +103,8 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   app.get(`${base}/applications/:app/roles`, { config, schema }, async (request, reply) => {
     if (!managed(request, reply)) return reply;
     const { app: application } = request.params as { app: string };
+    if (application === DEV_CONSOLE_APPLICATION)
+      return { roles: consoleRoleNames.map((name) => ({ id: name, name })) };
     const roles = await db
       .select({ id: devIdmRoles.id, name: devIdmRoles.name })
       .from(devIdmRoles)
@@ -96,7 +114,7 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   });
 
   app.post(`${base}/applications/:app/roles`, { config, schema }, async (request, reply) => {
-    if (!managed(request, reply)) return reply;
+    if (!managed(request, reply) || fixed(request, reply)) return reply;
     const { app: application } = request.params as { app: string };
     const name = (request.body as { role?: { name?: unknown } } | undefined)?.role?.name;
     if (typeof name !== "string" || !name.trim())
@@ -111,23 +129,33 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
   const assignmentList = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!managed(request, reply)) return reply;
     const { app: application, user } = request.params as { app: string; user?: string };
-    const rows = await db
-      .select({ user_id: devIdmRoleAssignments.userId, role_id: devIdmRoleAssignments.roleId })
-      .from(devIdmRoleAssignments)
-      .where(
-        and(
-          eq(devIdmRoleAssignments.application, application),
-          user === undefined ? undefined : eq(devIdmRoleAssignments.userId, user),
-        ),
-      );
+    const rows =
+      application === DEV_CONSOLE_APPLICATION
+        ? demoUsers
+            .filter((u) => user === undefined || u.username === user)
+            .flatMap((u) => u.roles.map((role) => ({ user_id: u.username, role_id: role })))
+        : await db
+            .select({ user_id: devIdmRoleAssignments.userId, role_id: devIdmRoleAssignments.roleId })
+            .from(devIdmRoleAssignments)
+            .where(
+              and(
+                eq(devIdmRoleAssignments.application, application),
+                user === undefined ? undefined : eq(devIdmRoleAssignments.userId, user),
+              ),
+            );
     if (!rows.length) return fail(reply, 404, "Assignments not found", "Not Found");
     return { role_user_assignments: rows };
   };
   app.get(`${base}/applications/:app/users`, { config, schema }, assignmentList);
   app.get(`${base}/applications/:app/users/:user/roles`, { config, schema }, assignmentList);
+  // Roles held through organisations: none here, Keyrock's empty list.
+  app.get(`${base}/applications/:app/organizations`, { config, schema }, async (request, reply) => {
+    if (!managed(request, reply)) return reply;
+    return fail(reply, 404, "Assignments not found", "Not Found");
+  });
 
   app.post(`${base}/applications/:app/permissions`, { config, schema }, async (request, reply) => {
-    if (!managed(request, reply)) return reply;
+    if (!managed(request, reply) || fixed(request, reply)) return reply;
     const { app: application } = request.params as { app: string };
     const p = (request.body as { permission?: Record<string, unknown> } | undefined)?.permission;
     if (typeof p?.name !== "string" || !p.name)
@@ -230,7 +258,7 @@ export function registerDevDirectory(app: FastifyInstance, db: Database): void {
     config,
     schema,
     handler: async (request, reply) => {
-      if (!managed(request, reply)) return reply;
+      if (!managed(request, reply) || fixed(request, reply)) return reply;
       const { app: application, user, role } = request.params as { app: string; user: string; role: string };
       if (!demoUsers.some((u) => u.username === user)) return fail(reply, 404, "User not found", "Not Found");
       if (!(await roleIn(application, role))) return fail(reply, 404, "Role not found", "Not Found");

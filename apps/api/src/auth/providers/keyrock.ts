@@ -5,6 +5,9 @@ import { LoginFailed, type IdentityProvider } from "./provider.ts";
 
 /** How long a permission's is_regex flag, read one by one, is remembered. */
 const FLAG_TTL_MS = 5 * 60_000;
+/** How long the application's name is remembered, and how soon a failed read of it is tried again. */
+const NAME_TTL_MS = 5 * 60_000;
+const NAME_RETRY_MS = 2_000;
 
 /** An entry of Keyrock's role_permission_assignments: internal and XACML permissions have no action or resource. */
 interface Assignment {
@@ -20,9 +23,6 @@ interface KeyrockUser {
   roles?: Array<{ id: string }>;
   organizations?: Array<{ roles?: Array<{ id: string }> }>;
 }
-
-/** A plain (non-regex) Keyrock resource is one exact path, as Keyrock's own decision point reads it. */
-const exactPath = (resource: string) => `^${resource.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 /**
  * FIWARE Keyrock: authorization code at /oauth2/authorize and /oauth2/token (Basic client auth,
@@ -42,6 +42,7 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
     password: settings.adminPassword,
   });
   const flags = new Map<string, { regex: boolean; until: number }>();
+  let application: { name?: string; until: number } = { until: 0 };
 
   /** Keyrock's failures as sign-in failures saying what and where. */
   const failed = (err: unknown): never => {
@@ -117,16 +118,34 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
     const seen = new Set<string>();
     const permissions: Permission[] = [];
     for (const p of lists.flat()) {
-      const permission = {
-        action: p.action.toUpperCase(),
-        resource: (await isRegex(p.id)) ? p.resource : exactPath(p.resource),
-      };
-      const key = `${permission.action} ${permission.resource}`;
+      // A plain (non-regex) Keyrock resource is one path compared with ===, as Keyrock's own decision point does.
+      const permission: Permission = (await isRegex(p.id))
+        ? { action: p.action.toUpperCase(), resource: p.resource }
+        : { action: p.action.toUpperCase(), resource: p.resource, exact: true };
+      const key = `${permission.action} ${permission.exact ? "=" : "~"} ${permission.resource}`;
       if (seen.has(key)) continue;
       seen.add(key);
       permissions.push(permission);
     }
     return permissions;
+  }
+
+  /**
+   * The application's name in Keyrock (users know it by that, not by its client id), read with the
+   * management token; undefined when it cannot be read. Only the name is kept: the answer also
+   * holds the application's secret.
+   */
+  async function applicationName(): Promise<string | undefined> {
+    if (application.until > Date.now()) return application.name;
+    const body = (await manage(`/v1/applications/${app}`, "the application")
+      .then((response) => response?.json())
+      .catch(() => undefined)) as { application?: { name?: unknown } } | undefined;
+    const name = body?.application?.name;
+    application =
+      typeof name === "string" && name
+        ? { name, until: Date.now() + NAME_TTL_MS }
+        : { until: Date.now() + NAME_RETRY_MS };
+    return application.name;
   }
 
   /** The user and the ids of the roles held directly and through organisations; undefined when the token is no longer valid. */
@@ -203,7 +222,7 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
       if (!found) throw new LoginFailed("Keyrock returned no user for this token.");
       if (!found.roleIds.filter((id) => id !== "provider" && id !== "purchaser").length)
         throw new LoginFailed(
-          `Your Keyrock account has no role in the application ${settings.clientId}, so Orrery has nothing to let you do. ` +
+          `Your Keyrock account has no role in the application "${(await applicationName()) ?? settings.clientId}", so Orrery has nothing to let you do. ` +
             "Ask an administrator to give you a role there.",
         );
       return {
@@ -219,6 +238,7 @@ export function keyrockProvider(settings: Config["keyrock"]): IdentityProvider {
       const found = await userOf(grant);
       return found ? permissionsOf(found.roleIds) : undefined;
     },
+    applicationName,
     close: () => management.release(),
   };
 }

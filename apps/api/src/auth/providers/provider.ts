@@ -31,6 +31,8 @@ export interface IdentityProvider {
   signOutUrl?: string;
   /** What is wrong with the provider's settings, said at start-up and on the sign-in page; undefined when all is well. */
   check?(): Promise<string | undefined>;
+  /** The name users know the application by in the identity manager, when it has one and it can be read. */
+  applicationName?(): Promise<string | undefined>;
   /** Releases what the provider holds at the identity manager (its management token). */
   close?(): Promise<void>;
 }

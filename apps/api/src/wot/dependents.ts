@@ -1,0 +1,223 @@
+import {
+  dataActions,
+  dataServices,
+  properties,
+  routingOperationControls,
+  routingOperations,
+  routings,
+  woTActionInputProperties,
+  woTActions,
+  woTEvents,
+  woTProperties,
+  woTThingDescriptions,
+  type KindDefinition,
+} from "@orrery/model";
+import type { Broken, Change, DependentsCheck, InTransaction, Row } from "../resources/records.ts";
+import { canMeet, capacityOf, writtenBy } from "./capacity.ts";
+import { NOTIFICATION } from "./rules.ts";
+
+type Data = Record<string, unknown>;
+
+/** The fields an update changes, among these. */
+const changes = ({ before, after }: Change, ...fields: string[]) =>
+  fields.filter((f) => JSON.stringify(before[f] ?? null) !== JSON.stringify(after[f] ?? null));
+
+/** The rows a test finds broken, named under the changed field(s) that break them. */
+async function brokenAmong(
+  fields: string[],
+  rows: Row[],
+  isBroken: (row: Row) => boolean | Promise<boolean>,
+): Promise<Broken[]> {
+  const found: Row[] = [];
+  for (const row of rows) if (await isBroken(row)) found.push(row);
+  return [{ field: fields.join(", "), rows: found }];
+}
+
+/** The thing description a record belongs to (through its reference field), as the transaction has it. */
+const tdOf = async (tx: InTransaction, kind: KindDefinition, id: unknown) =>
+  (await tx.find(kind, id))?.data.hasWoTThingDescription;
+
+/** The controls of an operation whose WoT property is not of this thing description. */
+async function controlsOutside(tx: InTransaction, operationId: string, td: unknown) {
+  const outside: Row[] = [];
+  for (const control of await tx.referring(routingOperationControls, "hasRoutingOperation", operationId))
+    if ((await tdOf(tx, woTProperties, control.data.hasWoTProperty)) !== td) outside.push(control);
+  return outside;
+}
+
+/**
+ * The inputs of a thing description's actions that no value can satisfy together with the
+ * capacity of the WoT property they write (spec section 9: an invocation checks both), among those
+ * that write the given WoT property.
+ */
+async function unmetInputs(
+  tx: InTransaction,
+  td: unknown,
+  wotProperties: Array<Data & { id: string }>,
+  id: string,
+) {
+  const inputs = await tx.referring(woTActionInputProperties, "hasWoTThingDescription", td);
+  const names = new Map<unknown, unknown>();
+  for (const w of wotProperties)
+    if (!names.has(w.hasProperty))
+      names.set(w.hasProperty, (await tx.find(properties, w.hasProperty))?.data.name);
+  return inputs.filter((input) => {
+    const written = writtenBy(input.data.name, td, wotProperties, (p) => names.get(p));
+    const capacity = written?.id === id && capacityOf(written.capacityType, written.capacityValue);
+    return !!capacity && !("refused" in capacity) && !canMeet(input.data, capacity);
+  });
+}
+
+/**
+ * What the WoT records rely on in the records they refer to, checked when those change (spec
+ * sections 5 and 9): a thing description's WoT properties are properties of its type; the inputs
+ * of an action and the operations of a routing stay in the thing description of their action and
+ * routing, as do an operation's controls; an input can meet the capacity of the WoT property it
+ * writes; an event's data service notifies and exposes its WoT property's property, and the event
+ * copies that WoT property's capacity type (carried along when its capacity value fits the new one).
+ */
+export const wotDependents: Record<string, DependentsCheck> = {
+  "wot-thing-descriptions": async (change, tx) => {
+    const fields = changes(change, "hasType");
+    if (!fields.length) return [];
+    const own = await tx.referring(woTProperties, "hasWoTThingDescription", change.id);
+    return brokenAmong(
+      fields,
+      own,
+      async (w) => (await tx.find(properties, w.data.hasProperty))?.data.hasType !== change.after.hasType,
+    );
+  },
+
+  "wot-actions": async (change, tx) => {
+    const fields = changes(change, "hasWoTThingDescription");
+    if (!fields.length) return [];
+    const td = change.after.hasWoTThingDescription;
+    return [
+      ...(await brokenAmong(
+        fields,
+        await tx.referring(woTActionInputProperties, "hasWoTAction", change.id),
+        (input) => input.data.hasWoTThingDescription !== td,
+      )),
+      ...(await brokenAmong(
+        fields,
+        await tx.referring(routingOperations, "hasWoTAction", change.id),
+        async (operation) => (await tdOf(tx, routings, operation.data.hasRouting)) !== td,
+      )),
+    ];
+  },
+
+  routings: async (change, tx) => {
+    const fields = changes(change, "hasWoTThingDescription");
+    if (!fields.length) return [];
+    const td = change.after.hasWoTThingDescription;
+    const operations = await tx.referring(routingOperations, "hasRouting", change.id);
+    const broken = await brokenAmong(
+      fields,
+      operations,
+      async (operation) => (await tdOf(tx, woTActions, operation.data.hasWoTAction)) !== td,
+    );
+    for (const operation of operations)
+      broken.push({ field: fields.join(", "), rows: await controlsOutside(tx, operation.id, td) });
+    return broken;
+  },
+
+  "routing-operations": async (change, tx) => {
+    const fields = changes(change, "hasRouting");
+    if (!fields.length) return [];
+    const td = await tdOf(tx, routings, change.after.hasRouting);
+    return [{ field: fields.join(", "), rows: await controlsOutside(tx, change.id, td) }];
+  },
+
+  "wot-properties": async (change, tx) => {
+    const { id, before, after } = change;
+    const broken: Broken[] = [];
+    const events = await tx.referring(woTEvents, "hasWoTProperty", id);
+    const moved = changes(change, "hasWoTThingDescription");
+    if (moved.length) {
+      const td = after.hasWoTThingDescription;
+      broken.push(...(await brokenAmong(moved, events, (e) => e.data.hasWoTThingDescription !== td)));
+      for (const control of await tx.referring(routingOperationControls, "hasWoTProperty", id)) {
+        const operation = await tx.find(routingOperations, control.data.hasRoutingOperation);
+        if ((await tdOf(tx, routings, operation?.data.hasRouting)) !== td)
+          broken.push({ field: moved.join(", "), rows: [control] });
+      }
+    }
+    const exposed = changes(change, "hasProperty");
+    if (exposed.length)
+      broken.push(
+        ...(await brokenAmong(exposed, events, async (e) => {
+          const service = await tx.find(dataServices, e.data.hasDataService);
+          return !((service?.data.hasProperties as unknown[] | undefined) ?? []).includes(after.hasProperty);
+        })),
+      );
+    const retyped = changes(change, "capacityType");
+    if (retyped.length) {
+      const unfit = events.filter((e) => "refused" in capacityOf(after.capacityType, e.data.capacityValue));
+      broken.push({ field: retyped.join(", "), rows: unfit });
+      for (const e of events)
+        if (!unfit.includes(e)) await tx.carry(woTEvents, e.id, { capacityType: after.capacityType });
+    }
+    const capacity = changes(
+      change,
+      "name",
+      "hasProperty",
+      "capacityType",
+      "capacityValue",
+      "hasWoTThingDescription",
+    );
+    if (capacity.length) {
+      for (const td of new Set([before.hasWoTThingDescription, after.hasWoTThingDescription])) {
+        const siblings = (await tx.referring(woTProperties, "hasWoTThingDescription", td))
+          .filter((w) => w.id !== id)
+          .map((w) => ({ id: w.id, ...w.data }));
+        const unmetBefore = new Set(
+          (await unmetInputs(tx, td, [...siblings, { id, ...before }], id)).map((i) => i.id),
+        );
+        const unmet = await unmetInputs(tx, td, [...siblings, { id, ...after }], id);
+        broken.push({ field: capacity.join(", "), rows: unmet.filter((i) => !unmetBefore.has(i.id)) });
+      }
+    }
+    return broken;
+  },
+
+  "data-services": async (change, tx) => {
+    const events = await tx.referring(woTEvents, "hasDataService", change.id);
+    if (!events.length) return [];
+    const broken: Broken[] = [];
+    const actions = changes(change, "hasDataActions");
+    if (actions.length) {
+      let notifies = false;
+      for (const a of (change.after.hasDataActions as unknown[] | undefined) ?? [])
+        notifies ||= String((await tx.find(dataActions, a))?.data.name ?? "").includes(NOTIFICATION);
+      if (!notifies) broken.push({ field: actions.join(", "), rows: events });
+    }
+    const exposed = changes(change, "hasProperties");
+    if (exposed.length) {
+      const offered = (change.after.hasProperties as unknown[] | undefined) ?? [];
+      broken.push(
+        ...(await brokenAmong(
+          exposed,
+          events,
+          async (e) =>
+            !offered.includes((await tx.find(woTProperties, e.data.hasWoTProperty))?.data.hasProperty),
+        )),
+      );
+    }
+    return broken;
+  },
+};
+
+/** A property of the data model must stay a top-level property of the type of the WoT properties' thing descriptions. */
+export const propertyDependents: DependentsCheck = async (change, tx) => {
+  const fields = changes(change, "hasType", "hasProperty");
+  if (!fields.length) return [];
+  const wotProperties = await tx.referring(woTProperties, "hasProperty", change.id);
+  return brokenAmong(
+    fields,
+    wotProperties,
+    async (w) =>
+      !!change.after.hasProperty ||
+      (await tx.find(woTThingDescriptions, w.data.hasWoTThingDescription))?.data.hasType !==
+        change.after.hasType,
+  );
+};
