@@ -15,11 +15,12 @@ import { startApiProcess } from "./lib/api.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
+import { sized } from "./lib/smoke.ts";
 import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
-const N = Number(process.env.BENCH_RECORDS ?? 10_000);
+const N = Number(process.env.BENCH_RECORDS ?? sized(10_000, 50));
 const CONCURRENCY = 8;
-const LIST_REPEATS = 20;
+const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);

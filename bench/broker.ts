@@ -28,15 +28,16 @@ import { request } from "./lib/http.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, timed, type Figures } from "./lib/measure.ts";
+import { sized } from "./lib/smoke.ts";
 import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 
-const N = Number(process.env.BENCH_ENTITIES ?? 100_000);
-const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
+const N = Number(process.env.BENCH_ENTITIES ?? sized(100_000, 200));
+const BATCH = Number(process.env.BENCH_BATCH ?? sized(1_000, 50));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
-const TEMPORAL_INSTANCES = Number(process.env.BENCH_TEMPORAL_INSTANCES ?? 1_000_000);
-const TEMPORAL_ENTITIES = 1_000;
-const QUERY_REPEATS = 30;
-const NOTIFY_REPEATS = 100;
+const TEMPORAL_INSTANCES = Number(process.env.BENCH_TEMPORAL_INSTANCES ?? sized(1_000_000, 200));
+const TEMPORAL_ENTITIES = sized(1_000, 10);
+const QUERY_REPEATS = sized(30, 3);
+const NOTIFY_REPEATS = sized(100, 5);
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 1800);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")

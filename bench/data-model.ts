@@ -20,18 +20,19 @@ import { embeddedWorkspace, json, startApi, type RunningApi } from "./lib/api.ts
 import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
+import { sized } from "./lib/smoke.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { pgliteDriver, postgresDriver } from "./lib/databases.ts";
 import { loadAverage, met, packageVersion, table, writeResults } from "./lib/report.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 
 const root = resolve(import.meta.dirname, "..");
-const TYPES = 200;
-const PROPERTIES_PER_TYPE = 30;
-const DISCOVER_TYPES = 50;
-const ENTITIES = 10_000;
+const TYPES = sized(200, 4);
+const PROPERTIES_PER_TYPE = sized(30, 3);
+const DISCOVER_TYPES = sized(50, 2);
+const ENTITIES = sized(10_000, 40);
 const UPSERT_BATCH = 500;
-const RUNS = 5;
+const RUNS = sized(5, 1);
 const GOALS = { generateMs: 500, chartMs: 1000, autoDiscoverS: 10 };
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");

@@ -21,14 +21,15 @@ import { embeddedWorkspace, json, startApi } from "./lib/api.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { median } from "./lib/measure.ts";
+import { sized } from "./lib/smoke.ts";
 import { pgliteDriver } from "./lib/databases.ts";
 import { loadAverage, packageVersion, writeResults } from "./lib/report.ts";
 import { runBench } from "./lib/run.ts";
 
 const root = resolve(import.meta.dirname, "..");
-const ENTITIES = Number(process.env.BENCH_ENTITIES ?? 100_000);
-const BATCH = 1_000;
-const RUNS = 5;
+const ENTITIES = Number(process.env.BENCH_ENTITIES ?? sized(100_000, 100));
+const BATCH = sized(1_000, 50);
+const RUNS = sized(5, 1);
 const GOAL_MS = 500;
 const LOAD_BEFORE = loadAverage();
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);

@@ -14,10 +14,11 @@ import { embeddedWorkspace, json, startApiProcess, type RunningApi } from "./lib
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
 import { loadAverage, met, table, writeResults } from "./lib/report.ts";
 import { runBench } from "./lib/run.ts";
+import { sized } from "./lib/smoke.ts";
 
-const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
-const ROW_BY_ROW = Number(process.env.BENCH_ROW_BY_ROW ?? 2_000);
-const EXPORT_ENTITIES = Number(process.env.BENCH_EXPORT_ENTITIES ?? 100_000);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? sized(10_000, 40));
+const ROW_BY_ROW = Number(process.env.BENCH_ROW_BY_ROW ?? sized(2_000, 20));
+const EXPORT_ENTITIES = Number(process.env.BENCH_EXPORT_ENTITIES ?? sized(100_000, 200));
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");

@@ -82,11 +82,15 @@ test("an administrator builds a role, a data service, its offer and an access, t
   await page.getByLabel(label("hasDataService")).selectOption({ label: "Shelf audit" });
   await submit(page, en.common.create);
   await expect(page.getByText("Auditor", { exact: true }).first()).toBeVisible();
-  // An access goes by its data service: the page's title, and its row's one link on the role's page
-  // (the data service column is the title's, shown once).
-  await expect(page.getByRole("heading", { level: 1, name: "Shelf audit" })).toBeVisible();
+  // An access goes by its role and data service: the page's title; on the role's page its row links
+  // to the access and to the data service (spec section 2, Roles).
+  await expect(page.getByRole("heading", { level: 1, name: "Auditor → Shelf audit" })).toBeVisible();
   await page.goto(roleUrl);
-  await expect(accesses.getByRole("link", { name: "Shelf audit", exact: true })).toHaveCount(1);
+  await expect(accesses.getByRole("link", { name: "Auditor → Shelf audit", exact: true })).toHaveCount(1);
+  await expect(accesses.getByRole("link", { name: "Shelf audit", exact: true })).toHaveAttribute(
+    "href",
+    /\/data-services\/urn/,
+  );
   await expect(accesses.getByRole("columnheader", { name: en.fields.hasDataService })).toBeVisible();
 
   // The chart marks Shelf as offered.

@@ -124,7 +124,8 @@ test("a policy and a delegation through the registry tool, a role synchronised w
   await page.goto(workspaceUrl);
   await page.getByRole("link", { name: en.kinds.contracts.many, exact: true }).click();
   await page.getByRole("link", { name: "Fresh Foods Logistics" }).click();
-  await page.getByRole("link", { name: "Logistics partner" }).first().click();
+  // A detail goes by its role scope name (its role's name is the next column's link).
+  await page.getByRole("link", { name: "freshfoods-store001-shelf001" }).click();
   await page.getByRole("button", { name: en.synchronization.contractDetails.button }).click();
   await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
   const lines = page.getByTestId("synchronization-lines");

@@ -16,7 +16,6 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "start", tags: ["$initial"], priority: 2 },
-            { name: "screens", minShareCount: 2, priority: 1 },
           ],
         },
       },

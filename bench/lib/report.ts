@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import type { Figures } from "./measure.ts";
+import { smoke } from "./smoke.ts";
 
 const root = join(import.meta.dirname, "../..");
 
@@ -39,9 +40,10 @@ export const loadAverage = () => Math.round(loadavg()[0]! * 100) / 100;
 
 /**
  * Writes bench/results/<name>.json: the machine (node, platform, cpus, load average before and
- * after the run), then the bench's own figures. Returns the file's path.
+ * after the run), then the bench's own figures. Returns the file's path. A smoke run writes nothing.
  */
 export function writeResults(name: string, loadBefore: number, figures: Record<string, unknown>): string {
+  if (smoke) return "nothing (a smoke run's figures are not kept)";
   const dir = join(root, "bench/results");
   mkdirSync(dir, { recursive: true });
   const out = join(dir, `${name}.json`);

@@ -36,6 +36,7 @@ import { trustHooks } from "./trust/rules.ts";
 import { registerSynchronizeRoutes } from "./trust/synchronize-routes.ts";
 import { registerSiop2Routes } from "./trust/siop2-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
+import { registerLiveRoutes } from "./live/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -151,7 +152,7 @@ export async function buildApp(
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
   registerUsersRoutes(app, records, config);
-  registerWotRoutes(app, records, config);
+  registerWotRoutes(app, records, config, registerLiveRoutes(app, records, config));
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);

@@ -8,6 +8,8 @@ export interface Config {
   publicUrl: string;
   /** Where the console lives when it is not served by this process (vite dev server). */
   consoleUrl: string;
+  /** This process's address as the brokers reach it, for the live channel's notifications (LIVE_NOTIFY_URL, default publicUrl). */
+  liveNotifyUrl: string;
   /** Origins whose pages may call the API (CORS), exact scheme://host[:port]. */
   corsOrigins: string[];
   /** The built console (index.html and assets). */
@@ -91,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     host,
     publicUrl,
     consoleUrl: (env.CONSOLE_URL ?? "").replace(/\/$/, ""),
+    liveNotifyUrl: (env.LIVE_NOTIFY_URL || publicUrl).replace(/\/$/, ""),
     corsOrigins: corsOrigins(env.CORS_ORIGINS ?? "", env.CONSOLE_URL ?? ""),
     consoleDir: resolve(baseDir, env.CONSOLE_DIR ?? resolve(repoRoot, "apps/console/dist")),
     proxyAllowPrivateNetworks: bool(env.PROXY_ALLOW_PRIVATE_NETWORKS, false),

@@ -19,18 +19,26 @@ export class PeerUnreachable extends Error {
 /** Statuses whose answer has no body (a Response refuses one). */
 const bodiless = new Set([204, 205, 304]);
 
+/** An answer whose body is longer than the call accepts. */
+export class BodyTooLarge extends Error {
+  constructor(readonly max: number) {
+    super(`The body is larger than ${max} bytes`);
+  }
+}
+
 /**
  * One request within `timeoutMs`, headers and body: the answer with its body read whole, or what
- * fetch throws (a TimeoutError when the peer is too slow). Whatever the outcome, the call leaves no
- * socket open: it has a connection pool of its own, closed when the call is over, because on a
- * timeout undici closes the request's socket and then opens another one for the aborted request
- * that nothing uses or closes (nodejs/undici#5845): a peer that never answers would otherwise keep
- * one socket of ours per call.
+ * fetch throws (a TimeoutError when the peer is too slow), or BodyTooLarge past `maxBytes`.
+ * Whatever the outcome, the call leaves no socket open: it has a connection pool of its own, closed
+ * when the call is over, because on a timeout undici closes the request's socket and then opens
+ * another one for the aborted request that nothing uses or closes (nodejs/undici#5845): a peer that
+ * never answers would otherwise keep one socket of ours per call.
  */
 export async function fetchWithin(
   url: string | URL,
   init: RequestInit,
   timeoutMs = PEER_TIMEOUT_MS,
+  maxBytes = Infinity,
 ): Promise<Response> {
   const dispatcher = new Agent();
   try {
@@ -39,8 +47,14 @@ export async function fetchWithin(
       dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const body = await response.arrayBuffer();
-    return new Response(bodiless.has(response.status) ? null : body, {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body ?? []) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new BodyTooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+    return new Response(bodiless.has(response.status) ? null : Buffer.concat(chunks), {
       status: response.status,
       statusText: response.statusText,
       headers: [...response.headers],

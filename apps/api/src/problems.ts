@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { fieldMessageOfIssue } from "./messages/issues.ts";
 import { en } from "./messages/en.ts";
+import { pathLabel } from "./messages/labels.ts";
 import {
   languageOf,
   say,
@@ -67,8 +68,10 @@ export const fieldError = (path: string, code: MessageCode, params?: Params): Fi
   ...(params ? { params } : {}),
 });
 
-const lines = (errors: FieldError[]) => errors.map((e) => `${e.path || "body"} ${e.message}`);
-const joined = (errors: FieldError[]) => lines(errors).join("; ");
+/** Field errors as sentences, each field named by its label ("“Not on or after” must come after “Not before”"). */
+const lines = (errors: FieldError[], language: Language = "en") =>
+  errors.map((e) => `${e.path ? pathLabel(language, e.path) : "body"} ${e.message}`);
+const joined = (errors: FieldError[], language?: Language) => lines(errors, language).join("; ");
 
 export const invalid = (errors: FieldError[]) =>
   new Problem(400, say("en", "title.invalid"), joined(errors), { errors }, { title: "title.invalid" });
@@ -114,11 +117,11 @@ export function problemBody(problem: Problem, language: Language) {
   const detail = said?.detail
     ? say(language, said.detail.code, said.detail.params)
     : localErrors
-      ? joined(localErrors)
+      ? joined(localErrors, language)
       : problem.detail;
   // The spec's clients show a problem's `details` under its title (the original API's error shape,
   // an RFC 9457 extension member): the field errors one sentence each, or the detail.
-  const details = localErrors ? lines(localErrors) : detail ? [detail] : undefined;
+  const details = localErrors ? lines(localErrors, language) : detail ? [detail] : undefined;
   return {
     type: `${typeBase}${problem.status}`,
     title: said ? say(language, said.title) : problem.title,

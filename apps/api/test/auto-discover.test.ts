@@ -27,6 +27,8 @@ const entities = [
     type: "Sensor",
     temperature: { type: "Property", value: 21.5 },
     refBuilding: { type: "Relationship", object: "urn:ngsi-ld:Building:townhall" },
+    // A device no entity of the broker stands for: its type is outside the model.
+    refDevice: { type: "Relationship", object: "urn:ngsi-ld:Device:d1" },
     "https://schema.org/serialNumber": { type: "Property", value: "X1" },
   },
 ];
@@ -97,6 +99,9 @@ describe(`auto-discover against the embedded broker over HTTP (${driver})`, () =
     expect(props.location).toMatchObject({ ngsiLdType: "GeoProperty", geoPropertyNgsiLdType: "Point" });
     expect(props.temperature).toMatchObject({ hasType: types.Sensor, propertyNgsiLdValueType: "Number" });
     expect(props.refBuilding).toMatchObject({ ngsiLdType: "Relationship", relationshipType: types.Building });
+    expect(props.refBuilding).not.toHaveProperty("relationshipTarget");
+    // A relationship leaving the model says where to (the chart draws it leaving, not as a loop).
+    expect(props.refDevice).toMatchObject({ relationshipType: types.Sensor, relationshipTarget: "Device" });
     expect(props.serialNumber).toMatchObject({ url: "https://schema.org/serialNumber" });
     expect((await api("GET", `/api/workspaces/${workspace.id}`)).body.dataModelUpToDate).toBe(false);
 

@@ -8,8 +8,10 @@ import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
 const ctx = useEmbeddedWorkspace();
 let roleId = "";
 
+// A stakeholder DID is unique in a workspace (the trusted issuers list keeps one entry a DID).
+let stakeholders = 0;
 const contract = (extra: Record<string, unknown> = {}) => ({
-  stakeholderDid: "did:web:retailer.example.org",
+  stakeholderDid: `did:web:retailer${++stakeholders}.example.org`,
   stakeholderName: "Retailer",
   validFromTime: 1_767_225_600,
   validToTime: 1_798_761_600,

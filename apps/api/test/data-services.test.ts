@@ -159,7 +159,8 @@ describe(`offers, roles and accesses (${driver})`, () => {
       {
         id: offer.body.id,
         kind: "data-service-offers",
-        name: "",
+        // An offer has no name: it goes by its description, as the console titles it.
+        name: "On the marketplace",
         workspaceId: ctx.workspace.id,
         refs: { hasDataService: svc.id },
       },

@@ -128,7 +128,7 @@ describe(`a grant goes only to its own peer (${driver})`, () => {
         code: "field.ofAnother",
         params: { name: "Supermarket admin", owner: "Keyrock A", field: "hasIdentityManager" },
         message:
-          "refers to “Supermarket admin”, which belongs to “Keyrock A”, not to the chosen hasIdentityManager",
+          "refers to “Supermarket admin”, which belongs to “Keyrock A”, not to the chosen “Identity manager”",
       },
     ]);
     const french = await ctx.api(
@@ -138,7 +138,7 @@ describe(`a grant goes only to its own peer (${driver})`, () => {
       { "accept-language": "fr" },
     );
     expect(french.body.errors[0].message).toBe(
-      "désigne « Supermarket admin », qui appartient à « Keyrock A » et non au hasIdentityManager choisi",
+      "désigne « Supermarket admin », qui appartient à « Keyrock A » et non au champ « Gestionnaire d'identité » choisi",
     );
     expect((await ok("GET", `/api/workspaces/${ids.workspace}`)).hasIdentityManager).toBe(ids.idmA);
     nothingReceived();
@@ -193,7 +193,7 @@ describe(`a grant goes only to its own peer (${driver})`, () => {
     expect(moved.status).toBe(409);
     expect(moved.body.code).toBe("record.dependents");
     expect(moved.body.detail).toBe(
-      "The change of its hasIdentityManager would break these records that go with it: “Protected”, “Supermarket”.",
+      "The change of its “Identity manager” would break these records that go with it: “Protected”, “Supermarket”.",
     );
     expect(moved.body.referrers.map((r: { id: string }) => r.id)).toEqual([ids.service, ids.workspace]);
     expect((await ok("GET", `/api/identity-manager-grants/${ids.grantA}`)).hasIdentityManager).toBe(ids.idmA);

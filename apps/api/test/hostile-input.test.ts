@@ -68,7 +68,12 @@ describe(`hostile input on the API (${driver})`, () => {
       await expectRefused(route.method, url, undefined, /Nothing can exist at this path.*NUL/, 404);
     }
     // And a body no storage can keep, outside /api too.
-    await expectRefused("POST", "/idm/v1/applications/app/roles", '{"role":{"name":"a\\u0000"}}', /body.*NUL/);
+    await expectRefused(
+      "POST",
+      "/idm/v1/applications/app/roles",
+      '{"role":{"name":"a\\u0000"}}',
+      /body.*NUL/,
+    );
     const entities = `/api/workspace/${encodeURIComponent(ctx.workspace.id)}/entities?type=Building`;
     await expectRefused(
       "GET",

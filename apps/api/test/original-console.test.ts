@@ -91,11 +91,12 @@ describe(`the errors the original console shows (${driver})`, () => {
     const invalid = await ctx.api("POST", "/api/context-brokers", { name: "Broker", port: 70_000 });
     expect(invalid.status).toBe(400);
     expect(invalid.body.title).toBe("The submitted data is invalid");
-    expect(invalid.body.details).toEqual(expect.arrayContaining(["scheme is required", "host is required"]));
-    expect(invalid.body.details).toEqual(
-      invalid.body.errors.map((e: { path: string; message: string }) => `${e.path} ${e.message}`),
-    );
-    expect(invalid.body.detail).toBe(invalid.body.details.join("; "));
+    // One sentence per field error, each with its field and message, as the detail joins them.
+    const errors = invalid.body.errors as Array<{ path: string; message: string }>;
+    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(["scheme", "host", "port"]));
+    expect(invalid.body.details).toHaveLength(errors.length);
+    errors.forEach((e, i) => expect(invalid.body.details[i]).toContain(e.message));
+    expect(invalid.body.details.join("; ")).toBe(invalid.body.detail);
 
     const missing = await ctx.api("GET", "/api/context-brokers/urn:ngsi-ld:ContextBroker:none", undefined, {
       "accept-language": "fr",

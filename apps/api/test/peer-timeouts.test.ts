@@ -2,15 +2,18 @@ import { createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
 import { keyrockFetch, KeyrockFailure } from "../src/auth/keyrock-management.ts";
-import { fetchWithin } from "../src/peers.ts";
+import { BodyTooLarge, fetchWithin } from "../src/peers.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 // A peer that accepts connections and never answers: once a call gives up (the API's 502 or 504),
 // none of its connections stays open. (undici, under fetch, closes an aborted request's socket and
 // then opens another one for it that nothing closes: nodejs/undici#5845.)
 
-/** A TCP server that accepts and never writes a byte, or only an answer's head (`headOnly`). */
-async function silentPeer(options: { headOnly?: boolean } = {}) {
+/**
+ * A TCP server that accepts and never writes a byte, or only an answer's head (`headOnly`), or an
+ * answer whose body never ends (`endless`).
+ */
+async function silentPeer(options: { headOnly?: boolean; endless?: boolean } = {}) {
   const open = new Set<Socket>();
   let accepted = 0;
   const server = createServer((socket) => {
@@ -24,6 +27,13 @@ async function silentPeer(options: { headOnly?: boolean } = {}) {
       socket.once("data", () =>
         socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"),
       );
+    if (options.endless)
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n");
+        const chunk = `4000\r\n${"x".repeat(0x4000)}\r\n`;
+        const more = () => socket.writable && socket.write(chunk, more);
+        more();
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
@@ -48,7 +58,7 @@ async function openAfter(peer: SilentPeer, ms = 1_500): Promise<number> {
 }
 
 const peers: SilentPeer[] = [];
-const peer = async (options?: { headOnly?: boolean }) => {
+const peer = async (options?: { headOnly?: boolean; endless?: boolean }) => {
   const made = await silentPeer(options);
   peers.push(made);
   return made;
@@ -86,6 +96,14 @@ describe("calls that give up on a silent peer", () => {
     });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(await openAfter(stalling)).toBe(0);
+  });
+
+  it("stop reading a body past the size a call accepts, and close that connection", async () => {
+    const endless = await peer({ endless: true });
+    await expect(fetchWithin(`${endless.url}/model.yaml`, {}, 5_000, 100_000)).rejects.toBeInstanceOf(
+      BodyTooLarge,
+    );
+    expect(await openAfter(endless)).toBe(0);
   });
 });
 

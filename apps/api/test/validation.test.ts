@@ -37,7 +37,9 @@ describe(`validation answers 400 problem+json naming every invalid field (${driv
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ status: 400, title: "The submitted data is invalid" });
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
-    expect(res.body.detail).toContain(path);
+    // The sentence names the field as the form does, by its quoted label; `errors` keeps its name.
+    expect(res.body.detail).toMatch(/^“[^”]+” /);
+    expect(res.body.detail).not.toContain(path);
   });
 
   it("names every missing field at once", async () => {
@@ -121,7 +123,7 @@ describe(`validation answers 400 problem+json naming every invalid field (${driv
     expect(res.body.errors).toEqual([
       {
         path: "hasContextBroker",
-        message: "refers to a record of context-brokers that does not exist",
+        message: "refers to no existing context broker",
         code: "field.unknownReference",
         params: { kind: "context-brokers" },
       },

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Servient } from "@node-wot/core";
 import { HttpClientFactory } from "@node-wot/binding-http";
 import { driver } from "./support/harness.ts";
@@ -228,11 +228,33 @@ describe(`the public thing description (${driver})`, () => {
       required: ["floors"],
       properties: { floors: { type: "number", minimum: 0, maximum: 100 }, urgent: { type: "boolean" } },
     });
-    expect(td.events.floorsChanged.forms[0].op).toEqual(["subscribeevent"]);
-    for (const affordance of [...Object.values(td.properties), ...Object.values(td.actions)] as Array<{
-      forms: Array<{ href: string }>;
-    }>)
-      expect(affordance.forms[0].href).toMatch(/\{\?entityId\}$/);
+    // Events and observations are the API's live channel, in the two forms of the WoT HTTP binding.
+    for (const forms of [td.events.floorsChanged.forms, td.properties.floors.forms.slice(1)])
+      expect(forms.map((f: { subprotocol: string }) => f.subprotocol)).toEqual(["longpoll", "sse"]);
+    expect(td.events.floorsChanged.forms[0]).toMatchObject({
+      op: ["subscribeevent", "unsubscribeevent"],
+      href: expect.stringMatching(/\/wot-events\/[^/]+\/changes\{\?entityId\}$/),
+    });
+    expect(td.properties.floors).toMatchObject({ observable: true });
+    expect(td.properties.floors.forms[1].op).toEqual(["observeproperty", "unobserveproperty"]);
+    expect(td.forms[0]).toMatchObject({
+      op: ["readallproperties"],
+      href: expect.stringMatching(/\/property-values\{\?entityId\}$/),
+    });
+    for (const affordance of [
+      ...Object.values(td.properties),
+      ...Object.values(td.actions),
+      ...Object.values(td.events),
+    ] as Array<{ forms: Array<{ href: string }> }>)
+      for (const form of affordance.forms) expect(form.href).toMatch(/\{\?entityId\}$/);
+    // The thing description of one entity: the same, the entity as the URI variable's default.
+    const one = await t.app.inject({
+      method: "GET",
+      url: `/wot-thing-descriptions/${ids.td}?entityId=${encodeURIComponent(building)}`,
+    });
+    const oneTd = JSON.parse(one.body);
+    expect(validate(oneTd), JSON.stringify(validate.errors)).toBe(true);
+    expect(oneTd.uriVariables.entityId.default).toBe(building);
     expect(
       (await t.app.inject({ method: "GET", url: "/wot-thing-descriptions/urn:ngsi-ld:X:1" })).statusCode,
     ).toBe(404);
@@ -294,5 +316,159 @@ describe(`the public thing description (${driver})`, () => {
       payload: { floors: 2 },
     });
     expect(refused.statusCode).toBe(403);
+  });
+});
+
+/** A form's href with its entityId variable given, against the TD's base. */
+const expand = (td: { base: string }, href: string, entityId = building) =>
+  new URL(href.replace("{?entityId}", `?entityId=${encodeURIComponent(entityId)}`), td.base).toString();
+
+describe(`a WoT consumer of the whole thing description (${driver})`, () => {
+  let operator: string;
+  beforeAll(async () => {
+    operator = await ctx.t.tokenFor("operator");
+  });
+
+  /** node-wot consuming the TD at `url`, with the operator's token. */
+  async function consume(url: string) {
+    const td = await (await fetch(url)).json();
+    const servient = new Servient();
+    servient.addClientFactory(new HttpClientFactory());
+    servient.addCredentials({ [td.id]: { token: operator } });
+    const wot = await servient.start();
+    return { thing: await wot.consume(td), servient, td };
+  }
+
+  /** Another client (the console, through the API) writes the entity's floors in the broker. */
+  const setFloors = (value: number) =>
+    ok("PUT", `${ctx.path}/entities/${encodeURIComponent(building)}/attrs/floors`, {
+      type: "Property",
+      value,
+    });
+
+  it("reads all properties: the readallproperties form, and node-wot on the thing description of one entity", async () => {
+    const url = `${ctx.base}/wot-thing-descriptions/${ids.td}`;
+    const generic = await (await fetch(url)).json();
+    const all = await fetch(expand(generic, generic.forms[0].href), {
+      headers: { authorization: `Bearer ${operator}` },
+    });
+    expect(all.status).toBe(200);
+    expect(await all.json()).toEqual({ floors: 7, label: "Annex" });
+    // node-wot 0.9 reads all properties one by one, without URI variables: the entity's TD names it.
+    const { thing, servient } = await consume(`${url}?entityId=${encodeURIComponent(building)}`);
+    try {
+      const values = await thing.readAllProperties();
+      expect(await values.get("floors")!.value()).toBe(7);
+      expect(await values.get("label")!.value()).toBe("Annex");
+    } finally {
+      await servient.shutdown();
+    }
+    const stranger = await ctx.api(
+      "GET",
+      `${ctx.path}/wot-thing-descriptions/${ids.td}/property-values?entityId=${encodeURIComponent("urn:ngsi-ld:Building:nobody")}`,
+    );
+    expect(stranger.status, JSON.stringify(stranger.body)).toBe(404);
+    expect(stranger.body.code).toBe("wot.entityNotFound");
+  });
+
+  it("observes a property: node-wot receives within a second the change another client makes in the broker", async () => {
+    const { thing, servient } = await consume(`${ctx.base}/wot-thing-descriptions/${ids.td}`);
+    const options = { uriVariables: { entityId: building } };
+    try {
+      const seen: Array<{ value: unknown; at: number }> = [];
+      const observation = await thing.observeProperty(
+        "floors",
+        async (output) => void seen.push({ value: await output.value(), at: Date.now() }),
+        undefined,
+        options,
+      );
+      const written = Date.now();
+      await setFloors(8);
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 3_000 });
+      expect(seen[0]!.value).toBe(8);
+      expect(seen[0]!.at - written).toBeLessThan(1_000);
+      // Another attribute's change (the entity replaced, floors written again as it was) is no new
+      // value of floors; the next change of floors is.
+      await ok("PUT", `${ctx.path}/entities/${encodeURIComponent(building)}/attrs/name`, {
+        type: "Property",
+        value: "Headquarters",
+      });
+      await setFloors(9);
+      await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 3_000 });
+      expect(seen.map((s) => s.value)).toEqual([8, 9]);
+      await observation.stop(options);
+    } finally {
+      await servient.shutdown();
+    }
+  });
+
+  it("subscribes to an event: the new values of its WoT property within the event's capacity", async () => {
+    const { thing, servient } = await consume(`${ctx.base}/wot-thing-descriptions/${ids.td}`);
+    const options = { uriVariables: { entityId: building } };
+    try {
+      const seen: unknown[] = [];
+      const subscription = await thing.subscribeEvent(
+        "floorsChanged",
+        async (output) => void seen.push(await output.value()),
+        undefined,
+        options,
+      );
+      await setFloors(20); // outside the event's capacity [0, 10]
+      await setFloors(4);
+      await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 3_000 });
+      expect(seen).toEqual([4]);
+      await subscription.stop(options);
+    } finally {
+      await servient.shutdown();
+    }
+  });
+
+  it("keeps a long-poll client's changes between two polls, from its handshake on", async () => {
+    const td = await (await fetch(`${ctx.base}/wot-thing-descriptions/${ids.td}`)).json();
+    const url = expand(td, td.properties.floors.forms[1].href);
+    // A client of its own: long-poll mailboxes are a caller's (its token's).
+    const headers = { authorization: `Bearer ${await ctx.t.tokenFor("operator")}` };
+    expect((await fetch(url, { method: "HEAD", headers })).status).toBe(200);
+    await setFloors(1);
+    await setFloors(2);
+    for (const expected of [1, 2]) {
+      const poll = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+      expect(poll.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await poll.json()).toBe(expected);
+    }
+  });
+
+  it("streams the changes as Server-Sent Events to a client with a token allowed on the served path", async () => {
+    const td = await (await fetch(`${ctx.base}/wot-thing-descriptions/${ids.td}`)).json();
+    const form = td.properties.floors.forms.find((f: { subprotocol?: string }) => f.subprotocol === "sse");
+    const url = expand(td, form.href);
+    const accept = "text/event-stream";
+    // Without a token (as node-wot 0.9 and EventSource open it), and with one that may read values only.
+    const refused = await fetch(url, { headers: { accept } });
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).code).toBe("auth.unauthenticated");
+    const valuesOnly = await ctx.t.tokenWith([
+      { action: "GET", resource: "^/api/workspace/[^/]+/wot-properties/[^/]+/value$" },
+    ]);
+    const forbidden = await fetch(url, { headers: { accept, authorization: `Bearer ${valuesOnly}` } });
+    expect(forbidden.status).toBe(403);
+    expect((await forbidden.json()).code).toBe("auth.forbidden");
+    const viewer = await ctx.t.tokenFor("viewer");
+    const stop = new AbortController();
+    const res = await fetch(url, {
+      headers: { accept, authorization: `Bearer ${viewer}` },
+      signal: stop.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    const until = async (part: string) => {
+      while (!text.includes(part)) text += (await reader.read()).value ?? "";
+    };
+    await until(": open");
+    await setFloors(6);
+    await until("data: 6\n\n");
+    stop.abort();
   });
 });

@@ -6,7 +6,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { App } from "./app/App.tsx";
-import { firstScreen } from "./app/workspaceView.ts";
+import { firstScreen } from "./app/screens.tsx";
 import { queryClient } from "./queryClient.ts";
 
 void firstScreen().then(() =>

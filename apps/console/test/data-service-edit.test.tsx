@@ -23,7 +23,9 @@ describe("data service edit form", () => {
         body: { id: service, name: "Bins", hasEntityType: bin, hasProperties: [fill], hasDataActions: [get] },
         headers: { etag: '"3"' },
       },
-      [`PUT /workspace/${ws}/data-services/${service}`]: (call) => ({ body: { id: service, ...(call.body as object) } }),
+      [`PUT /workspace/${ws}/data-services/${service}`]: (call) => ({
+        body: { id: service, ...(call.body as object) },
+      }),
       [`GET /workspace/${ws}/types`]: {
         body: [
           { id: bin, name: "Bin" },

@@ -8,3 +8,4 @@ export type { ImportReport } from "./import-report.ts";
 export * from "./attribute-kinds.ts";
 export { reservedAttributeNames } from "./fields.ts";
 export { hostileValue, maxJsonDepth, type HostileFlaw } from "./hostile-input.ts";
+export * from "./title.ts";

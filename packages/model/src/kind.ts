@@ -81,6 +81,8 @@ export type Field = FieldInput & {
   default?: string | boolean | number;
   /** Write-only: encrypted at rest, read back as `{ set: true }`, kept when an update omits it. */
   secret?: boolean;
+  /** Personal data (an identity manager account's user name): read only by those who may change the record. */
+  personal?: boolean;
   /** Cannot change after creation (the temporal service type). */
   createOnly?: boolean;
   /** Set by the server only (dataModelVersion, dataModelUpToDate): shown, never accepted from a client. */
@@ -113,10 +115,10 @@ export interface KindDefinition {
   /** Columns of the list page after the name. `implementation` stands for name plus version. */
   columns: readonly string[];
   /**
-   * What titles a record of this kind that has no name: a reference, by the referenced record's
-   * name (an access goes by its data service), or a text field of its own (a contract, by its stakeholder).
+   * What titles a record of this kind that has no name (see ./title.ts): templates of its fields,
+   * the first complete one wins; a reference reads as the referenced record's title.
    */
-  titledBy?: string;
+  titledBy?: readonly string[];
   /**
    * Lists show every record, whatever the show permission on each (spec section 6: data services,
    * roles and the other records of the trust and WoT screens check store, update and destroy only).
@@ -138,4 +140,20 @@ export function whenHolds(when: When | undefined, data: Record<string, unknown>)
       return (data[name] !== undefined) === (expected as { present: boolean }).present;
     return data[name] === expected;
   });
+}
+
+/** The longest text a field takes: its own maxLength, else its input's bound (what the schema checks and a form says). */
+export function maxLengthOf(field: Field): number | undefined {
+  switch (field.input) {
+    case "text":
+      return field.maxLength ?? 1_000;
+    case "textarea":
+      return field.maxLength ?? 10_000;
+    case "markup":
+      return field.maxLength ?? 100_000;
+    case "url":
+      return 2_000;
+    default:
+      return undefined;
+  }
 }

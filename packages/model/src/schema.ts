@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatMessages, type Field, type KindDefinition } from "./kind.ts";
+import { formatMessages, maxLengthOf, type Field, type KindDefinition } from "./kind.ts";
 import { missingRequired, normalize, type Mode } from "./rules.ts";
 
 const urn = z
@@ -13,7 +13,7 @@ function valueSchema(field: Field): z.ZodType {
       let s = z
         .string()
         .min(field.minLength ?? 1)
-        .max(field.maxLength ?? 1_000);
+        .max(maxLengthOf(field)!);
       if (field.pattern)
         s = s.regex(field.pattern, field.format ? formatMessages[field.format] : "has an invalid format");
       const reserved = field.reserved;
@@ -28,7 +28,7 @@ function valueSchema(field: Field): z.ZodType {
       });
     }
     case "textarea":
-      return z.string().max(field.maxLength ?? 10_000);
+      return z.string().max(maxLengthOf(field)!);
     case "integer":
       return z
         .number()
@@ -50,9 +50,11 @@ function valueSchema(field: Field): z.ZodType {
     case "references":
       return z.array(urn).max(1_000);
     case "url":
-      return z.url({ protocol: /^https?$/, error: "must be an absolute http or https URL" }).max(2_000);
+      return z
+        .url({ protocol: /^https?$/, error: "must be an absolute http or https URL" })
+        .max(maxLengthOf(field)!);
     case "markup":
-      return z.string().max(field.maxLength ?? 100_000);
+      return z.string().max(maxLengthOf(field)!);
     case "point":
       return z.tuple([z.number(), z.number()]);
     case "instant":

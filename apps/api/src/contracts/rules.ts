@@ -81,7 +81,8 @@ export function contractHooks(records: Records, config: Config): Record<string, 
         const fields = ["scopeType", "scopeEntity"].filter((f) => before[f] !== after[f]);
         if (!fields.length) return [];
         const details = await tx.referring(contractDetails, "hasContract", id);
-        return [{ field: fields.join(", "), rows: details.filter((d) => d.data.scopeType !== undefined) }];
+        const scoped = details.filter((d) => d.data.scopeType !== undefined);
+        return fields.map((field) => ({ field, rows: scoped }));
       },
       async prepare(input, { workspaceId, request }) {
         if (Number(input.validToTime) <= Number(input.validFromTime))

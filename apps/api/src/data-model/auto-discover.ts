@@ -26,8 +26,16 @@ function guess(attribute: string, values: unknown[], typeOfUrn: (urn: string) =>
   const { name, url } = term(attribute);
   const base: Guess = { name, ...(url ? { url } : {}) };
   if (first?.type === "Relationship") {
-    const target = typeof first.object === "string" ? typeOfUrn(first.object) : undefined;
-    return { ...base, ngsiLdType: "Relationship", ...(target ? { relationshipType: target } : {}) };
+    const object = typeof first.object === "string" ? first.object : "";
+    const target = typeOfUrn(object);
+    // A target outside the model is kept by its type's name (urn:ngsi-ld:Device:1 points to a Device).
+    const outside = target ? undefined : /^urn:ngsi-ld:([^:]+):/.exec(object)?.[1];
+    return {
+      ...base,
+      ngsiLdType: "Relationship",
+      ...(target ? { relationshipType: target } : {}),
+      ...(outside ? { relationshipTarget: outside.slice(0, 200) } : {}),
+    };
   }
   if (first?.type === "GeoProperty") {
     const geometry = (first.value as { type?: string } | undefined)?.type;

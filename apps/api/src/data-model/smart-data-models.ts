@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { parse } from "yaml";
+import { BodyTooLarge, fetchWithin } from "../peers.ts";
 import { problem } from "../problems.ts";
 
 /** A property offered for import, already in Orrery's terms. */
@@ -123,25 +124,20 @@ export async function fetchModel(
       throw problem(400, "fetch.private", { host });
     }
   }
+  const max = options.maxBytes ?? 2 * 1024 * 1024;
   let response: Response;
   try {
-    response = await fetch(target, {
-      redirect: "error",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      headers: { accept: "application/yaml, text/yaml, text/plain, */*" },
-    });
+    response = await fetchWithin(
+      target,
+      { redirect: "error", headers: { accept: "application/yaml, text/yaml, text/plain, */*" } },
+      options.timeoutMs ?? 10_000,
+      max,
+    );
   } catch (err) {
+    if (err instanceof BodyTooLarge) throw problem(502, "fetch.tooLarge", { max });
     throw problem(502, "fetch.unreachable", { host: target.host, cause: (err as Error).message });
   }
   if (!response.ok)
     throw problem(502, "fetch.status", { host: target.host, status: response.status, path: target.pathname });
-  const max = options.maxBytes ?? 2 * 1024 * 1024;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > max) throw problem(502, "fetch.tooLarge", { max });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return response.text();
 }

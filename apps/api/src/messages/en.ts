@@ -84,9 +84,9 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
-  "field.unknownReference": "refers to a record of {kind} that does not exist",
-  "field.unknownReferenceHere": "refers to a record of {kind} that does not exist in this workspace",
-  "field.outsideOf": "refers to a record of {kind} that does not belong to the chosen {field}",
+  "field.unknownReference": "refers to no existing {kind}",
+  "field.unknownReferenceHere": "refers to no {kind} in this workspace",
+  "field.outsideOf": "refers to a record ({kind}) that does not belong to the chosen {field}",
   "field.ofAnother": "refers to “{name}”, which belongs to “{owner}”, not to the chosen {field}",
   "field.ofNone": "refers to “{name}”, which belongs to no {field} yet: choose one in its own form first",
   "field.afterField": "must come after {field}",
@@ -98,7 +98,7 @@ export const en = {
   "field.sameType": "must be a property of the same type",
   "field.multiValued":
     "needs a context broker that keeps several values per attribute (Scorpio, Stellio or the embedded broker)",
-  "field.notOfWorkspace": "must be one of the workspace's {kind}",
+  "field.notOfWorkspace": "must be a record ({kind}) of the workspace",
   "reserved.entity": "every entity has a member of that name",
   "reserved.attribute": "every attribute may have a member of that name",
   "reserved.system": "the broker sets it itself",
@@ -210,6 +210,9 @@ export const en = {
     'must let some value fit the capacity {capacity} ({type}) of the WoT property "{name}" that the input writes',
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
+  "live.unknownChannel": "No live channel of this API listens at this address.",
+  "live.channelEnded":
+    "The broker subscription that fed this live channel could not be kept (the broker refused its renewal, or the API is stopping); subscribe again.",
   "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
   "registry.refused": "The authorization registry {name} refused the {step} request ({status}): {reason}",
   "registry.policyForbidden":

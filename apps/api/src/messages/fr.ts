@@ -80,13 +80,13 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
-  "field.unknownReference": "désigne un enregistrement de {kind} qui n’existe pas",
+  "field.unknownReference": "désigne un enregistrement ({kind}) qui n’existe pas",
   "field.unknownReferenceHere":
-    "désigne un enregistrement de {kind} qui n’existe pas dans cet espace de travail",
-  "field.outsideOf": "désigne un enregistrement de {kind} qui n’appartient pas au {field} choisi",
-  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au {field} choisi",
+    "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",
+  "field.outsideOf": "désigne un enregistrement ({kind}) qui n’appartient pas au champ {field} choisi",
+  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au champ {field} choisi",
   "field.ofNone":
-    "désigne « {name} », qui n’appartient encore à aucun {field} : choisissez-en un d’abord dans son propre formulaire",
+    "désigne « {name} », qui n’appartient encore à aucun champ {field} : choisissez-en un d’abord dans son propre formulaire",
   "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
@@ -97,7 +97,7 @@ export const fr: Record<MessageCode, string> = {
   "field.sameType": "doit être une propriété du même type",
   "field.multiValued":
     "demande un courtier de contexte qui garde plusieurs valeurs par attribut (Scorpio, Stellio ou le courtier intégré)",
-  "field.notOfWorkspace": "doit être l’un des {kind} de l’espace de travail",
+  "field.notOfWorkspace": "doit être un enregistrement ({kind}) de l’espace de travail",
   "reserved.entity": "chaque entité a un membre de ce nom",
   "reserved.attribute": "chaque attribut peut avoir un membre de ce nom",
   "reserved.system": "le broker le renseigne lui-même",
@@ -115,7 +115,7 @@ export const fr: Record<MessageCode, string> = {
     "L’enregistrement a été modifié par quelqu’un d’autre depuis son chargement. Rechargez-le et refaites votre modification.",
   "record.inUse": "Il ne peut être supprimé tant que ces enregistrements y font référence : {names}.",
   "record.dependents":
-    "Le changement de son {fields} casserait ces enregistrements qui vont avec : {names}.",
+    "Le changement de son champ {fields} casserait ces enregistrements qui vont avec : {names}.",
   "field.createOnly": "ne peut plus être changé après la création",
   "entity.attributeObject": "doit être un objet d’attribut NGSI-LD ({type, value} ou {type, object})",
   "entity.targetUrn": "doit être l’URN de l’entité cible",
@@ -216,6 +216,9 @@ export const fr: Record<MessageCode, string> = {
     "doit admettre une valeur dans la capacité {capacity} ({type}) de la propriété WoT « {name} » que l’entrée écrit",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
+  "live.unknownChannel": "Aucun canal en direct de cette API n’écoute à cette adresse.",
+  "live.channelEnded":
+    "L’abonnement du courtier qui alimentait ce canal en direct n’a pas pu être maintenu (le courtier a refusé son renouvellement, ou l’API s’arrête) ; abonnez-vous de nouveau.",
   "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
   "registry.refused": "Le registre d’autorisations {name} a refusé la demande {step} ({status}) : {reason}",
   "registry.policyForbidden":
@@ -309,7 +312,8 @@ export const fr: Record<MessageCode, string> = {
   "conflict.roleTitle": "L’espace de travail a déjà un rôle nommé « {value} ».",
   "conflict.dataServiceName": "L’espace de travail a déjà un service de données nommé « {value} ».",
   "conflict.thingDescriptionName": "L’espace de travail a déjà une description d’objet nommée « {value} ».",
-  "conflict.contractStakeholder": "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
+  "conflict.contractStakeholder":
+    "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
   "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
 

@@ -5,6 +5,8 @@ import type { KindDefinition } from "@orrery/model";
 import { readSchema, writeSchema } from "@orrery/model/schema";
 import { fieldError, invalid, problemSchema as problem } from "../problems.ts";
 import { etagOf, type DependentsCheck, type Records } from "./records.ts";
+import { servedPath } from "../auth/guard.ts";
+import { hasPersonalFields, withoutPersonal } from "./personal.ts";
 
 const params = z.object({ id: z.string() });
 const workspaceParams = z.object({ workspaceId: z.string(), id: z.string() });
@@ -58,6 +60,7 @@ export function registerKindRoutes(
   const tags = [kind.kind];
   const ws = (p: unknown) => (workspaced ? (p as { workspaceId: string }).workspaceId : undefined);
   const idParams = workspaced ? workspaceParams : params;
+  const personal = hasPersonalFields(kind);
   // Everything under /api/workspace/{workspaceId}/... needs that workspace to exist (404 otherwise).
   const pre = workspaced
     ? {
@@ -78,8 +81,11 @@ export function registerKindRoutes(
       },
     },
     // A ready JSON string: the serializer sends strings as they are.
-    async (request, reply) =>
-      reply.type("application/json").send((await records.listJson(kind, ws(request.params))) as never),
+    async (request, reply) => {
+      const json = await records.listJson(kind, ws(request.params));
+      if (!personal) return reply.type("application/json").send(json as never);
+      return reply.send(withoutPersonal(kind, request, servedPath(request)!, JSON.parse(json)) as never);
+    },
   );
 
   api.post(
@@ -119,7 +125,10 @@ export function registerKindRoutes(
     },
     async (request, reply) => {
       const { item: found, version } = await records.get(kind, request.params.id, ws(request.params));
-      return reply.header("etag", etagOf(version)).send(found);
+      const [shown] = personal
+        ? withoutPersonal(kind, request, servedPath(request)!.replace(/\/[^/]*$/, ""), [found])
+        : [found];
+      return reply.header("etag", etagOf(version)).send(shown);
     },
   );
 

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import {
   missingRequired,
   newId,
+  recordTitle,
   referenceFields,
   whenHolds,
   type KindDefinition,
@@ -12,6 +13,7 @@ import { fieldError, invalid, notFound, problem, type FieldError } from "../prob
 import type { Database } from "../storage/database.ts";
 import { records } from "../storage/schema.ts";
 import { uniquely } from "./unique-names.ts";
+import { namesOf } from "./titles.ts";
 
 type Data = Record<string, unknown>;
 export type Row = typeof records.$inferSelect;
@@ -92,9 +94,41 @@ const blockerColumns = {
   data: records.data,
 };
 
+/**
+ * The statements of every create and read, built once with placeholders: drizzle built each of
+ * them anew on every request (a fifth of a create's CPU time on PGlite), and PostgreSQL parses a
+ * named statement once per connection.
+ */
+function preparedStatements(db: Database) {
+  const p = sql.placeholder;
+  return {
+    insert: db
+      .insert(records)
+      .values({
+        id: p("id"),
+        kind: p("kind"),
+        workspaceId: p("workspaceId"),
+        name: p("name"),
+        data: p("data"),
+        secrets: p("secrets"),
+        version: p("version"),
+      })
+      .prepare("records_insert"),
+    byId: db
+      .select()
+      .from(records)
+      .where(eq(records.id, p("id")))
+      .prepare("records_by_id"),
+  };
+}
+
 export class Records {
   /** The rules of each kind that say which records an update of it would break (see keepDependents). */
   private readonly dependents = new Map<string, DependentsCheck>();
+  private prepared?: ReturnType<typeof preparedStatements>;
+  private get statements() {
+    return (this.prepared ??= preparedStatements(this.db));
+  }
 
   constructor(
     private readonly db: Database,
@@ -191,7 +225,10 @@ export class Records {
     lock?: "update",
   ): Promise<Row | undefined> {
     const query = db.select().from(records).where(eq(records.id, id));
-    const [row] = await (lock ? query.for(lock) : query);
+    const [row] =
+      lock || db !== this.db
+        ? await (lock ? query.for(lock) : query)
+        : await this.statements.byId.execute({ id });
     return row?.kind === kind && row.workspaceId === workspaceId ? row : undefined;
   }
 
@@ -260,7 +297,9 @@ export class Records {
     const { data } = row;
     // Everything the answer shows is known here: no RETURNING to read back and decode.
     const insert = async (db: Database) => {
-      await db.insert(records).values(row);
+      if (db === this.db)
+        await this.statements.insert.execute({ ...row, workspaceId: row.workspaceId ?? "" });
+      else await db.insert(records).values(row);
       return { item: toItem(kind, row), version: row.version };
     };
     // Without references there is nothing to check or lock: the INSERT alone is atomic, and
@@ -367,7 +406,7 @@ export class Records {
       if (!(await this.row(tx, kind.kind, id, workspaceId, "update"))) throw notFound(id);
       const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
       if (referrers.length) {
-        const names = referrers.map((r) => `“${r.name || r.id}”`);
+        const names = referrers.map((r) => r.name);
         throw problem(409, "record.inUse", { names }, { referrers });
       }
       await tx.delete(records).where(eq(records.id, id));
@@ -375,25 +414,28 @@ export class Records {
   }
 
   /**
-   * A record that keeps another from deletion, as a 409 names it: kind, id, name, its workspace and
-   * the records it refers to (the console links it to its page, which may sit under a parent).
+   * The records that keep another from deletion, as a 409 names them: kind, id, title (see
+   * @orrery/model's recordTitle: an access reads "role → data service"), its workspace and the
+   * records it refers to (the console links it to its page, which may sit under a parent).
    */
-  private blocker(row: { id: string; kind: string; name: string; workspaceId: string | null; data: Data }) {
-    const kind = this.kinds.find((k) => k.kind === row.kind);
-    const refs = Object.fromEntries(
-      (kind ? referenceFields(kind) : [])
-        .filter((f) => f.input === "reference" && typeof row.data[f.name] === "string")
-        .map((f) => [f.name, row.data[f.name]]),
-    );
-    // A record without a name goes by the text that titles it (a contract, by its stakeholder).
-    const title = kind?.titledBy && !referenceFields(kind).some((f) => f.name === kind.titledBy);
-    return {
-      id: row.id,
-      kind: row.kind,
-      name: row.name || (title ? String(row.data[kind.titledBy!] ?? "") : ""),
-      ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
-      ...(Object.keys(refs).length ? { refs } : {}),
-    };
+  private async blockers(tx: Tx, rows: Array<Pick<Row, "id" | "kind" | "name" | "workspaceId" | "data">>) {
+    const kindOf = (name: string) => this.kinds.find((k) => k.kind === name);
+    const referenced = await namesOf(tx, rows, kindOf);
+    return rows.map((row) => {
+      const kind = kindOf(row.kind);
+      const refs = Object.fromEntries(
+        (kind ? referenceFields(kind) : [])
+          .filter((f) => f.input === "reference" && typeof row.data[f.name] === "string")
+          .map((f) => [f.name, row.data[f.name]]),
+      );
+      return {
+        id: row.id,
+        kind: row.kind,
+        name: recordTitle(kind, { ...row.data, id: row.id, name: row.name }, referenced),
+        ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
+        ...(Object.keys(refs).length ? { refs } : {}),
+      };
+    });
   }
 
   /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
@@ -405,7 +447,7 @@ export class Records {
       .where(eq(records.workspaceId, id))
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
       .limit(50);
-    return rows.map((r) => this.blocker(r));
+    return this.blockers(tx, rows);
   }
 
   /** Records of any kind whose reference fields point at this id. */
@@ -426,7 +468,7 @@ export class Records {
       .from(records)
       .where(or(...conditions))
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
-    return rows.map((r) => this.blocker(r));
+    return this.blockers(tx, rows);
   }
 
   /**
@@ -501,14 +543,10 @@ export class Records {
       )
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
     if (!rows.length) return;
-    const names = rows.map((r) => `“${r.name || r.id}”`);
-    const fields = [...new Set(pairings.map((p) => p.within.via))].join(", ");
-    throw problem(
-      409,
-      "record.dependents",
-      { fields, names },
-      { referrers: rows.map((r) => this.blocker(r)) },
-    );
+    const referrers = await this.blockers(tx, rows);
+    const names = referrers.map((r) => r.name);
+    const fields = [...new Set(pairings.map((p) => p.within.via))];
+    throw problem(409, "record.dependents", { fields, names }, { referrers });
   }
 
   /**
@@ -541,9 +579,9 @@ export class Records {
     ).filter((b) => b.rows.length);
     if (!broken.length) return;
     const rows = [...new Map(broken.flatMap((b) => b.rows).map((r) => [r.id, r])).values()];
-    const fields = [...new Set(broken.map((b) => b.field))].join(", ");
-    const referrers = rows.map((r) => this.blocker(r));
-    const names = referrers.map((r) => `“${r.name || r.id}”`);
+    const fields = [...new Set(broken.map((b) => b.field))];
+    const referrers = await this.blockers(tx, rows);
+    const names = referrers.map((r) => r.name);
     throw problem(409, "record.dependents", { fields, names }, { referrers });
   }
 

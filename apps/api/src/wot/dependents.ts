@@ -22,6 +22,9 @@ type Data = Record<string, unknown>;
 const changes = ({ before, after }: Change, ...fields: string[]) =>
   fields.filter((f) => JSON.stringify(before[f] ?? null) !== JSON.stringify(after[f] ?? null));
 
+/** These rows, broken by the change of each of these fields. */
+const brokenBy = (fields: string[], rows: Row[]): Broken[] => fields.map((field) => ({ field, rows }));
+
 /** The rows a test finds broken, named under the changed field(s) that break them. */
 async function brokenAmong(
   fields: string[],
@@ -30,7 +33,7 @@ async function brokenAmong(
 ): Promise<Broken[]> {
   const found: Row[] = [];
   for (const row of rows) if (await isBroken(row)) found.push(row);
-  return [{ field: fields.join(", "), rows: found }];
+  return brokenBy(fields, found);
 }
 
 /** The thing description a record belongs to (through its reference field), as the transaction has it. */
@@ -117,7 +120,7 @@ export const wotDependents: Record<string, DependentsCheck> = {
       async (operation) => (await tdOf(tx, woTActions, operation.data.hasWoTAction)) !== td,
     );
     for (const operation of operations)
-      broken.push({ field: fields.join(", "), rows: await controlsOutside(tx, operation.id, td) });
+      broken.push(...brokenBy(fields, await controlsOutside(tx, operation.id, td)));
     return broken;
   },
 
@@ -125,7 +128,7 @@ export const wotDependents: Record<string, DependentsCheck> = {
     const fields = changes(change, "hasRouting");
     if (!fields.length) return [];
     const td = await tdOf(tx, routings, change.after.hasRouting);
-    return [{ field: fields.join(", "), rows: await controlsOutside(tx, change.id, td) }];
+    return brokenBy(fields, await controlsOutside(tx, change.id, td));
   },
 
   "wot-properties": async (change, tx) => {
@@ -139,7 +142,7 @@ export const wotDependents: Record<string, DependentsCheck> = {
       for (const control of await tx.referring(routingOperationControls, "hasWoTProperty", id)) {
         const operation = await tx.find(routingOperations, control.data.hasRoutingOperation);
         if ((await tdOf(tx, routings, operation?.data.hasRouting)) !== td)
-          broken.push({ field: moved.join(", "), rows: [control] });
+          broken.push(...brokenBy(moved, [control]));
       }
     }
     const exposed = changes(change, "hasProperty");
@@ -153,7 +156,7 @@ export const wotDependents: Record<string, DependentsCheck> = {
     const retyped = changes(change, "capacityType");
     if (retyped.length) {
       const unfit = events.filter((e) => "refused" in capacityOf(after.capacityType, e.data.capacityValue));
-      broken.push({ field: retyped.join(", "), rows: unfit });
+      broken.push(...brokenBy(retyped, unfit));
       for (const e of events)
         if (!unfit.includes(e)) await tx.carry(woTEvents, e.id, { capacityType: after.capacityType });
     }
@@ -174,7 +177,12 @@ export const wotDependents: Record<string, DependentsCheck> = {
           (await unmetInputs(tx, td, [...siblings, { id, ...before }], id)).map((i) => i.id),
         );
         const unmet = await unmetInputs(tx, td, [...siblings, { id, ...after }], id);
-        broken.push({ field: capacity.join(", "), rows: unmet.filter((i) => !unmetBefore.has(i.id)) });
+        broken.push(
+          ...brokenBy(
+            capacity,
+            unmet.filter((i) => !unmetBefore.has(i.id)),
+          ),
+        );
       }
     }
     return broken;
@@ -189,7 +197,7 @@ export const wotDependents: Record<string, DependentsCheck> = {
       let notifies = false;
       for (const a of (change.after.hasDataActions as unknown[] | undefined) ?? [])
         notifies ||= String((await tx.find(dataActions, a))?.data.name ?? "").includes(NOTIFICATION);
-      if (!notifies) broken.push({ field: actions.join(", "), rows: events });
+      if (!notifies) broken.push(...brokenBy(actions, events));
     }
     const exposed = changes(change, "hasProperties");
     if (exposed.length) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -6,6 +6,7 @@ import {
   types,
   woTActionInputProperties,
   woTActions,
+  woTEvents,
   woTProperties,
   woTThingDescriptions,
 } from "@orrery/model";
@@ -13,8 +14,9 @@ import { NgsiLdError, type Entity } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
+import type { Live } from "../live/routes.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
-import { toItem, type Item, type Records } from "../resources/records.ts";
+import { toItem, type Records } from "../resources/records.ts";
 import { capacityOf, capacityText, inputError, withinCapacity, writtenBy } from "./capacity.ts";
 import { thingDescription } from "./thing-description.ts";
 
@@ -25,19 +27,26 @@ function valueOf(attribute: unknown): unknown {
   return first.type === "Relationship" ? first.object : first.value;
 }
 
+const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
+
 /**
  * The Web of Things routes: the public thing description (W3C WoT TD 1.1, no login, as the
  * original served it), and what its forms call: a property's current value on an entity of the
- * type, and an action that checks its input and writes it to the entity through the workspace's
- * broker. The entity is named by the `entityId` query parameter (the TD's URI variable).
+ * type, all of them at once, an action that checks its input and writes it to the entity through
+ * the workspace's broker, and the observation of a property and the subscription of an event, fed
+ * by the live channel (long poll or Server-Sent Events). The entity is named by the `entityId`
+ * query parameter (the TD's URI variable).
  */
-export function registerWotRoutes(app: FastifyInstance, records: Records, config: Config): void {
+export function registerWotRoutes(app: FastifyInstance, records: Records, config: Config, live: Live): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["wot"];
 
   api.get(
     "/wot-thing-descriptions/:id",
-    { config: { access: "public" }, schema: { hide: true, params: z.object({ id: z.string() }) } },
+    {
+      config: { access: "public" },
+      schema: { hide: true, params: z.object({ id: z.string() }), querystring: entityQuery.partial() },
+    },
     async (request, reply) => {
       const row = await records.findById(woTThingDescriptions, request.params.id);
       if (!row?.workspaceId) throw notFound(request.params.id);
@@ -46,6 +55,7 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
         toItem(woTThingDescriptions, row),
         row.workspaceId,
         config.publicUrl,
+        request.query.entityId,
       );
       return reply.type("application/td+json").header("access-control-allow-origin", "*").send(td);
     },
@@ -73,10 +83,9 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
     });
     if (!entity || ![entity.type].flat().includes(typeName))
       throw problem(404, "wot.entityNotFound", { id: entityId, type: typeName });
-    return { entity: entity as Entity, client };
+    return { entity: entity as Entity, client, typeName };
   }
 
-  const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
   const itemParams = z.object({ workspaceId: z.string(), id: z.string() });
 
   api.get(
@@ -160,6 +169,111 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
       if (Object.keys(attributes).length)
         await viaBroker(() => client.appendAttributes(request.query.entityId, attributes));
       return reply.code(204).send();
+    },
+  );
+
+  api.get(
+    "/api/workspace/:workspaceId/wot-thing-descriptions/:id/property-values",
+    {
+      schema: {
+        tags,
+        summary: "The value of every WoT property of the thing description on an entity (readallproperties)",
+        params: itemParams,
+        querystring: entityQuery,
+      },
+    },
+    async (request) => {
+      const { workspaceId, id } = request.params;
+      if (!(await records.find(woTThingDescriptions, id, workspaceId))) throw notFound(id);
+      const [{ entity }, wotProps, props] = await Promise.all([
+        entityFor(workspaceId, id, request.query.entityId, request),
+        records.list(woTProperties, workspaceId),
+        records.list(properties, workspaceId),
+      ]);
+      const values: Record<string, unknown> = {};
+      for (const p of wotProps.filter((p) => p.hasWoTThingDescription === id)) {
+        const value = valueOf(entity[String(props.find((q) => q.id === p.hasProperty)?.name)]);
+        // A property the entity has no value for is left out, as a read of it alone answers 404.
+        if (value !== undefined) values[String(p.name)] = value;
+      }
+      return values;
+    },
+  );
+
+  /** Serves the new values of one attribute of an entity of the thing description's type (those `keep` accepts). */
+  async function observe(
+    request: FastifyRequest<{ Params: z.infer<typeof itemParams>; Querystring: z.infer<typeof entityQuery> }>,
+    reply: FastifyReply,
+    tdId: unknown,
+    attribute: string,
+    keep: (value: unknown) => boolean = () => true,
+  ) {
+    const { workspaceId, id } = request.params;
+    const { entityId } = request.query;
+    const { entity: current, client, typeName } = await entityFor(workspaceId, tdId, entityId, request);
+    return live.serve(request, reply, {
+      watch: { workspaceId, type: typeName, entityId, attributes: [attribute] },
+      client,
+      about: id,
+      valueOf: (entity) => (entity.id === entityId ? valueOf(entity[attribute]) : undefined),
+      // New values only: from the value the entity has now.
+      since: { value: valueOf(current[attribute]) },
+      keep,
+    });
+  }
+
+  const liveDescription =
+    "A long poll (the WoT HTTP binding's longpoll; HEAD is its handshake and already listens) answering the next value, " +
+    "or with Accept: text/event-stream Server-Sent Events whose data is each value.";
+
+  api.get(
+    "/api/workspace/:workspaceId/wot-properties/:id/changes",
+    {
+      schema: {
+        tags,
+        summary: "The next values of a WoT property on an entity (observeproperty)",
+        description: liveDescription,
+        params: itemParams,
+        querystring: entityQuery,
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, id } = request.params;
+      const wotProperty = await records.find(woTProperties, id, workspaceId);
+      if (!wotProperty) throw notFound(id);
+      const property = await records.find(properties, String(wotProperty.data.hasProperty), workspaceId);
+      return observe(request, reply, wotProperty.data.hasWoTThingDescription, String(property?.data.name));
+    },
+  );
+
+  api.get(
+    "/api/workspace/:workspaceId/wot-events/:id/changes",
+    {
+      schema: {
+        tags,
+        summary:
+          "The occurrences of a WoT event on an entity: its WoT property's new values within the event's capacity (subscribeevent)",
+        description: liveDescription,
+        params: itemParams,
+        querystring: entityQuery,
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, id } = request.params;
+      const event = await records.find(woTEvents, id, workspaceId);
+      if (!event) throw notFound(id);
+      const wotProperty = await records.find(woTProperties, String(event.data.hasWoTProperty), workspaceId);
+      const property =
+        wotProperty && (await records.find(properties, String(wotProperty.data.hasProperty), workspaceId));
+      if (!property) throw notFound(String(event.data.hasWoTProperty));
+      const capacity = capacityOf(event.data.capacityType, event.data.capacityValue);
+      return observe(
+        request,
+        reply,
+        event.data.hasWoTThingDescription,
+        String(property.data.name),
+        (value) => "refused" in capacity || withinCapacity(capacity, value),
+      );
     },
   );
 }

@@ -8,7 +8,7 @@ import {
   woTProperties,
 } from "@orrery/model";
 import type { Item, Records } from "../resources/records.ts";
-import { capacityOf, type Capacity } from "./capacity.ts";
+import { capacityOf, capacityText, type Capacity } from "./capacity.ts";
 
 /** The JSON Schema type of a property of the data model, as a WoT consumer reads its value. */
 function valueType(property: Item | undefined): Record<string, unknown> {
@@ -40,23 +40,45 @@ function capacityTerms(capacity: Capacity, type: unknown): Record<string, unknow
 
 const text = (item: Item) => (item.description ? { description: String(item.description) } : {});
 
-/** The entity a consumer reads or acts on, named in the form's URI template. */
-const entityVariable = (typeName: string) => ({
+/** The entity a consumer reads or acts on, named in the form's URI template; `entityId` as its default. */
+const entityVariable = (typeName: string, entityId?: string) => ({
   entityId: {
     type: "string",
     title: "entityId",
     description: `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...).`,
+    ...(entityId ? { default: entityId } : {}),
   },
 });
 
 /**
+ * The forms of an observation (observeproperty, subscribeevent): one address that long-polls by
+ * default and streams Server-Sent Events when asked. Long polling comes first because consumers
+ * send their credentials with it: node-wot 0.9 (and a browser's EventSource) opens Server-Sent
+ * Events without the Authorization header, which these private data need. No htv:methodName: the
+ * binding's default (GET) holds, and a long poll's handshake is a HEAD that node-wot would turn
+ * into the named method.
+ */
+const liveForms = (href: string, op: string[]) =>
+  ["longpoll", "sse"].map((subprotocol) => ({ href, op, subprotocol, contentType: "application/json" }));
+
+/**
  * The W3C WoT Thing Description 1.1 of a thing description record: one TD for the type, the
- * entity named by the `entityId` URI variable of each form. Properties read the linked attribute
- * of the entity (GET .../wot-properties/{id}/value), actions write their inputs to it (POST
- * .../wot-actions/{id}/execute), events subscribe through an NGSI-LD subscription of the workspace.
+ * entity named by the `entityId` URI variable of each form (given `entityId`, the variable's
+ * default: the TD of that entity, for consumers that read all properties without URI variables,
+ * as node-wot 0.9 does). Properties read the linked attribute of the entity (GET
+ * .../wot-properties/{id}/value), all at once (GET .../wot-thing-descriptions/{id}/property-values)
+ * and observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
+ * .../wot-actions/{id}/execute); events are the new values of their WoT property within the
+ * event's capacity (GET .../wot-events/{id}/changes), both through the API's live channel.
  * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header.
  */
-export async function thingDescription(records: Records, td: Item, workspaceId: string, publicUrl: string) {
+export async function thingDescription(
+  records: Records,
+  td: Item,
+  workspaceId: string,
+  publicUrl: string,
+  entityId?: string,
+) {
   const [typeRow, wotProps, actions, inputs, events, props, services] = await Promise.all([
     records.find(types, String(td.hasType), workspaceId),
     records.list(woTProperties, workspaceId),
@@ -70,7 +92,8 @@ export async function thingDescription(records: Records, td: Item, workspaceId: 
   const mine = (item: Item) => item.hasWoTThingDescription === td.id;
   const propertyById = new Map(props.map((p) => [p.id, p]));
   const api = `api/workspace/${encodeURIComponent(workspaceId)}`;
-  const uriVariables = entityVariable(typeName);
+  const uriVariables = entityVariable(typeName, entityId);
+  const query = "{?entityId}";
   const byName = (a: Item, b: Item) => String(a.name).localeCompare(String(b.name));
   const inputsOf = new Map<string, Item[]>();
   for (const input of inputs) {
@@ -98,15 +121,19 @@ export async function thingDescription(records: Records, td: Item, workspaceId: 
           ...text(p),
           ...wotPropertyTerms(p),
           readOnly: true,
-          observable: false,
+          observable: true,
           uriVariables,
           forms: [
             {
-              href: `${api}/wot-properties/${encodeURIComponent(p.id)}/value{?entityId}`,
+              href: `${api}/wot-properties/${encodeURIComponent(p.id)}/value${query}`,
               op: ["readproperty"],
               contentType: "application/json",
               "htv:methodName": "GET",
             },
+            ...liveForms(`${api}/wot-properties/${encodeURIComponent(p.id)}/changes${query}`, [
+              "observeproperty",
+              "unobserveproperty",
+            ]),
           ],
         },
       ]),
@@ -147,7 +174,7 @@ export async function thingDescription(records: Records, td: Item, workspaceId: 
             uriVariables,
             forms: [
               {
-                href: `${api}/wot-actions/${encodeURIComponent(a.id)}/execute{?entityId}`,
+                href: `${api}/wot-actions/${encodeURIComponent(a.id)}/execute${query}`,
                 op: ["invokeaction"],
                 contentType: "application/json",
                 "htv:methodName": "POST",
@@ -164,28 +191,24 @@ export async function thingDescription(records: Records, td: Item, workspaceId: 
       .sort(byName)
       .map((e) => {
         const service = services.find((s) => s.id === e.hasDataService);
+        const wotProperty = wotProps.find((p) => p.id === e.hasWoTProperty);
+        const capacity = capacityOf(e.capacityType, e.capacityValue);
         return [
           String(e.name),
           {
             title: String(e.name),
             description: String(
               e.description ??
-                `Notifications of the data service ${String(service?.name ?? e.hasDataService)}: an NGSI-LD subscription on ${typeName} entities.`,
+                `A new value of ${String(wotProperty?.name ?? e.hasWoTProperty)} on the ${typeName} entity${
+                  "refused" in capacity || capacity.type === "FreeText" ? "" : ` within ${capacityText(capacity)}`
+                }, as the data service ${String(service?.name ?? e.hasDataService)} notifies it.`,
             ),
-            data: wotPropertyTerms(wotProps.find((p) => p.id === e.hasWoTProperty)),
-            subscription: {
-              type: "object",
-              description:
-                "An NGSI-LD subscription (ETSI GS CIM 009): entities, watchedAttributes and notification.endpoint.uri.",
-            },
-            forms: [
-              {
-                href: `${api}/subscriptions`,
-                op: ["subscribeevent"],
-                contentType: "application/json",
-                "htv:methodName": "POST",
-              },
-            ],
+            data: wotPropertyTerms(wotProperty),
+            uriVariables,
+            forms: liveForms(`${api}/wot-events/${encodeURIComponent(e.id)}/changes${query}`, [
+              "subscribeevent",
+              "unsubscribeevent",
+            ]),
           },
         ];
       }),
@@ -208,6 +231,15 @@ export async function thingDescription(records: Records, td: Item, workspaceId: 
       },
     },
     security: ["bearer_sc"],
+    uriVariables,
+    forms: [
+      {
+        href: `${api}/wot-thing-descriptions/${encodeURIComponent(String(td.id))}/property-values${query}`,
+        op: ["readallproperties"],
+        contentType: "application/json",
+        "htv:methodName": "GET",
+      },
+    ],
     properties: propertyAffordances,
     actions: actionAffordances,
     events: eventAffordances,

@@ -1,68 +1,32 @@
-import { lazy, Suspense, type ReactNode } from "react";
+import { Suspense } from "react";
 import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
-import { Navigate, Outlet, Route, Routes, useLocation, useParams } from "react-router";
+import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import {
-  allKinds,
-  contractDetails,
-  contracts,
-  dataServices,
-  properties,
-  roles,
-  types,
-  workspaces,
-  woTThingDescriptions,
-  type KindDefinition,
-} from "@orrery/model";
-import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
-import { SynchronizeContract, SynchronizeContractDetail, SynchronizeRole } from "../trust/Synchronize.tsx";
-import { UsersPanel } from "../contracts/UsersPanel.tsx";
-import type { Item } from "../resources/queries.ts";
+import { allKinds, properties, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
-import { ListPage } from "../resources/ListPage.tsx";
-import { ShowPage } from "../resources/ShowPage.tsx";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../auth/useSession.ts";
-import { AutoDiscover } from "../workspaces/AutoDiscover.tsx";
-import { GenerateDataModel } from "../workspaces/GenerateDataModel.tsx";
-import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
-import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
-import { WorkspacesPage } from "../workspaces/WorkspacesPage.tsx";
-import { DirectionMarker, directionOf } from "../workspaces/direction.tsx";
 import { TopBar } from "./TopBar.tsx";
 import { Allowed, AllowedKindPage } from "./Allowed.tsx";
 import { Toasts } from "./Toasts.tsx";
-import { loadedWorkspaceView, loadWorkspaceView } from "./workspaceView.ts";
-
-const RegistryTool = lazy(() => import("../tools/AuthorizationRegistryTool.tsx"));
-// The workspace view and its chart (@xyflow/react): loaded when a workspace opens, with its data
-// (workspaceView.ts).
-const LazyWorkspaceView = lazy(() => loadWorkspaceView().then((m) => ({ default: m.WorkspaceView })));
-function WorkspaceView() {
-  const Loaded = loadedWorkspaceView();
-  return Loaded ? <Loaded /> : <LazyWorkspaceView />;
-}
-// The import screen is reached from a type: loaded when it opens.
-const ImportProperties = lazy(() =>
-  import("../workspaces/ImportProperties.tsx").then((m) => ({ default: m.ImportProperties })),
-);
-// Context data (entities, attributes, temporal view, subscriptions): each screen loaded when it opens.
-const EntityCreate = lazy(() => import("../context-data/EntityCreate.tsx"));
-const AttributePage = lazy(() => import("../context-data/AttributePage.tsx"));
-const AttributeCreate = lazy(() =>
-  import("../context-data/AttributeForm.tsx").then((m) => ({ default: m.AttributeCreate })),
-);
-const AttributeEdit = lazy(() =>
-  import("../context-data/AttributeForm.tsx").then((m) => ({ default: m.AttributeEdit })),
-);
-const TemporalView = lazy(() => import("../context-data/TemporalView.tsx"));
-const SubscriptionForm = lazy(() => import("../context-data/SubscriptionForm.tsx"));
-const SubscriptionPage = lazy(() => import("../context-data/SubscriptionPage.tsx"));
-// Forms carry react-hook-form and the zod schemas: loaded when a form opens, not on the first screen.
-const FormPage = lazy(() => import("../resources/FormPage.tsx").then((m) => ({ default: m.FormPage })));
+import {
+  AttributeCreate,
+  AttributeEdit,
+  AttributePage,
+  EntityCreate,
+  FormPage,
+  ImportProperties,
+  IndexPage,
+  KindShowPage,
+  RegistryTool,
+  SubscriptionForm,
+  SubscriptionPage,
+  TemporalView,
+  WorkspaceView,
+} from "./screens.tsx";
 
 /**
  * The spec's full-screen spinner while any save, delete or synchronise call runs; not over a call
@@ -94,13 +58,15 @@ function Authenticated() {
       <Container as="main" fluid="lg" className="py-3" id="main">
         {/*
           The page is re-created whenever the route path changes; not on a query change, so that
-          selecting a type in the chart keeps its zoom and lets a double click through.
+          selecting a type in the chart keeps its zoom and lets a double click through. The boundary
+          stays: a navigation (a transition) whose screen code is still loading keeps the page
+          shown until it is there, instead of a spinner held for React's reveal throttle.
         */}
-        <div key={location.pathname}>
-          <Suspense fallback={<Spinner animation="border" size="sm" role="status" />}>
+        <Suspense fallback={<Spinner animation="border" size="sm" role="status" />}>
+          <div key={location.pathname}>
             <Outlet />
-          </Suspense>
-        </div>
+          </div>
+        </Suspense>
       </Container>
       <SessionExpiry />
       <Toasts />
@@ -113,72 +79,11 @@ function NotFound() {
   return <Alert variant="warning">{t("common.notFound")}</Alert>;
 }
 
-/**
- * The generic pages of a kind, with what is its own: the types' Auto-discover and Generate buttons,
- * a type's context file link and its properties' Import button.
- */
+/** The generic pages of a kind; each loads its code with its route (screens.tsx). */
 function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "edit") {
-  const { routeName } = kind;
-  if (action === "index")
-    return routeName === workspaces.routeName ? (
-      <WorkspacesPage />
-    ) : (
-      <ListPage
-        kind={kind}
-        actions={kind === types ? <TypesGenerate /> : undefined}
-        cells={kind === dataServices ? dataServiceCells : undefined}
-      />
-    );
-  if (action === "show")
-    return (
-      <ShowPage
-        kind={kind}
-        extra={extras[kind.kind]}
-        childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
-        deleteLocked={lockedDeletes.has(kind.kind) ? <DeleteLocked kind={kind} /> : undefined}
-      />
-    );
+  if (action === "index") return <IndexPage kind={kind} />;
+  if (action === "show") return <KindShowPage kind={kind} />;
   return <FormPage kind={kind} action={action} />;
-}
-
-/** What a kind's show page has of its own: a type's context file link, a contract detail's users, a thing description's public URL. */
-const extras: Record<string, (item: Item) => ReactNode> = {
-  [types.kind]: (type) => <TypeContextLink type={type} />,
-  [contractDetails.kind]: (detail) => (
-    <>
-      <SynchronizeContractDetail detail={detail} />
-      <UsersPanel detail={detail} />
-    </>
-  ),
-  [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
-  [roles.kind]: (role) => <SynchronizeRole role={role} />,
-  [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
-};
-
-/** The data services list's direction column (spec section 2, Data services). */
-const dataServiceCells = {
-  direction: (item: Record<string, unknown>) => <DirectionMarker direction={directionOf([item])} />,
-};
-
-/**
- * Kinds whose delete button is shown but stays disabled (spec section 2): a role's policy may be in
- * an authorization registry, a contract's stakeholder in a trusted issuers list.
- */
-const lockedDeletes = new Set(["roles", "contracts"]);
-
-function DeleteLocked({ kind }: { kind: KindDefinition }) {
-  const { t } = useTranslation();
-  return <>{t(`${kind.routeName}.deleteLocked`)}</>;
-}
-
-function TypesGenerate() {
-  const { workspaceId = "" } = useParams();
-  return (
-    <>
-      <AutoDiscover workspaceId={workspaceId} />
-      <GenerateDataModel workspaceId={workspaceId} />
-    </>
-  );
 }
 
 export function App() {

@@ -7,10 +7,6 @@ import { workspaceAt } from "../startup.ts";
 
 type Module = typeof import("../workspaces/WorkspaceView.tsx");
 let workspaceView: Promise<Module> | undefined;
-let loaded: Module["WorkspaceView"] | undefined;
-
-/** The workspace view once its code has arrived (App renders it then without suspending). */
-export const loadedWorkspaceView = () => loaded;
 
 /**
  * The workspace view's code (with the chart and @xyflow/react), loaded once. The first call, on a
@@ -20,10 +16,7 @@ export const loadedWorkspaceView = () => loaded;
  */
 export function loadWorkspaceView(): Promise<Module> {
   if (workspaceView) return workspaceView;
-  workspaceView = import("../workspaces/WorkspaceView.tsx").then((m) => {
-    loaded = m.WorkspaceView;
-    return m;
-  });
+  workspaceView = import("../workspaces/WorkspaceView.tsx");
   const workspaceId = workspaceAt(window.location.pathname);
   if (workspaceId && getSession()) {
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
@@ -33,12 +26,3 @@ export function loadWorkspaceView(): Promise<Module> {
   return workspaceView;
 }
 
-/**
- * What the first render waits for: on a workspace's address, the view's code. Rendering first and
- * suspending costs more than the wait: React shows the route's spinner, then holds the view back
- * until 300 ms after it (its Suspense reveal throttle), whatever arrived meanwhile.
- */
-export function firstScreen(): Promise<unknown> {
-  if (!workspaceAt(window.location.pathname) || !getSession()) return Promise.resolve();
-  return loadWorkspaceView().catch(() => undefined); // a failed load is shown by the route's lazy
-}

@@ -2,8 +2,10 @@ import { useEffect } from "react";
 import { Alert } from "react-bootstrap";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { preloadScreenAt } from "../app/screens.tsx";
 import { routeTo } from "../routes.ts";
 import { setSession } from "../session.ts";
+import { startEarly } from "../startup.ts";
 import { RENEWAL_WINDOW } from "./SessionExpiry.tsx";
 
 /** callbacks.authentication: reads token, token_type and expires_at; ignored if one is missing. */
@@ -25,7 +27,12 @@ export function CallbackPage() {
     }
     const from = sessionStorage.getItem("orrery.returnTo");
     sessionStorage.removeItem("orrery.returnTo");
-    navigate(from && from.startsWith("/") ? from : routeTo("workspaces.index"), { replace: true });
+    const to = from && from.startsWith("/") ? from : routeTo("workspaces.index");
+    // What every screen needs (permissions, settings) is asked for while its screen's code loads;
+    // the page shows once the code is there (a screen that suspended would show late, screens.tsx).
+    startEarly();
+    const go = () => navigate(to, { replace: true });
+    void preloadScreenAt(new URL(to, window.location.origin).pathname).then(go, go);
   }, [complete, token, tokenType, expiresAt, navigate]);
   return complete ? (
     <p className="p-4">{t("auth.signingIn")}</p>

@@ -20,7 +20,10 @@ export function Blockers({ blockers }: { blockers: readonly Blocker[] }) {
     <ul className="mb-2" aria-label={t("errors.blockers")}>
       {blockers.map((b) => {
         const kind = kindsByName.get(b.kind);
-        const label = `${kind ? t(`kinds.${b.kind}.one`) : b.kind} “${b.name || b.id}”`;
+        const label = t("errors.blocker", {
+          kind: kind ? t(`kinds.${b.kind}.one`) : b.kind,
+          name: b.name || b.id,
+        });
         if (!kind) return <li key={b.id}>{label}</li>;
         const params: Record<string, string | undefined> = { workspaceId: b.workspaceId };
         for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))

@@ -53,6 +53,8 @@ export function MessageDialog(props: {
 export function ConfirmDialog(props: {
   show: boolean;
   message: string;
+  /** What the answer Yes leaves behind, said before it is given (a contract detail's role in the identity manager). */
+  note?: string;
   onYes: () => void;
   onNo: () => void;
 }) {
@@ -64,7 +66,10 @@ export function ConfirmDialog(props: {
           {t("common.confirmTitle")}
         </Modal.Title>
       </Modal.Header>
-      <Modal.Body>{props.message}</Modal.Body>
+      <Modal.Body>
+        {props.message}
+        {props.note && <p className="small text-body-secondary mt-2 mb-0">{props.note}</p>}
+      </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={props.onNo} autoFocus>
           {t("common.no")}
@@ -104,11 +109,12 @@ export function useFailureDialog() {
 export function useConfirmedDelete(run: (callbacks: { onError: () => void }) => void) {
   const [confirming, setConfirming] = useState(false);
   const failure = useFailureDialog();
-  const dialogs = (text: { confirm: string; failed: string; detail?: string }) => (
+  const dialogs = (text: { confirm: string; note?: string; failed: string; detail?: string }) => (
     <>
       <ConfirmDialog
         show={confirming}
         message={text.confirm}
+        note={text.note}
         onYes={() => {
           setConfirming(false);
           run({ onError: failure.show });

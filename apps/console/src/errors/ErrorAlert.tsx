@@ -14,17 +14,30 @@ export function ErrorAlert({ error, className }: { error: unknown; className?: s
   if (!error) return null;
   const body = error instanceof ApiError ? error.body : { detail: (error as Error).message ?? String(error) };
   const reason = error instanceof ApiError ? explain(error, t) : body.detail;
+  const blockers =
+    Array.isArray(body.referrers) && body.referrers.length > 0 ? (body.referrers as Blocker[]) : [];
   return (
     <Alert variant="danger" className={`text-break ${className ?? ""}`.trim()} data-testid="error-alert">
       <Alert.Heading as="h2" className="h6 text-uppercase">
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
-      {reason && <p className="mb-2">{reason}</p>}
-      {Array.isArray(body.referrers) && body.referrers.length > 0 && (
-        <Blockers blockers={body.referrers as Blocker[]} />
+      {blockers.length > 0 ? (
+        <>
+          {/* The records a refused change waits for are the point: a sentence and their links, the answer folded. */}
+          <p className="mb-2">{body.code === "record.inUse" ? t("errors.blockedBy") : reason}</p>
+          <Blockers blockers={blockers} />
+          <details>
+            <summary className="small">{t("errors.answer")}</summary>
+            <JsonTree value={body as object} />
+          </details>
+        </>
+      ) : (
+        <>
+          {reason && <p className="mb-2">{reason}</p>}
+          <JsonTree value={body as object} />
+        </>
       )}
-      <JsonTree value={body as object} />
     </Alert>
   );
 }

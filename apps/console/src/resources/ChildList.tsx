@@ -1,12 +1,11 @@
 import type { ReactNode } from "react";
 import { Alert, Card } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
-import type { KindDefinition } from "@orrery/model";
+import { recordTitle, type KindDefinition } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { usePlace } from "./place.ts";
 import { useList, type Item } from "./queries.ts";
-import { titleOf } from "./FieldValue.tsx";
 import { CreateButton, RecordTable } from "./RecordTable.tsx";
 
 /** The reference of a kind to itself (a property of a property): it nests records inside one another. */
@@ -16,7 +15,7 @@ export const selfReference = (kind: KindDefinition) =>
 /** "address.streetAddress": the chain of names from the outermost parent down (spec section 3). */
 export function fullName(kind: KindDefinition, item: Item, all: readonly Item[]): string {
   const field = selfReference(kind);
-  const names = [titleOf(item, kind)];
+  const names = [recordTitle(kind, item)];
   const seen = new Set([item.id]);
   let parentId = field ? (item[field] as string | undefined) : undefined;
   while (parentId && !seen.has(parentId)) {

@@ -1,7 +1,6 @@
 import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router";
 import { kindsByName, types, type Field, type Within } from "@orrery/model";
@@ -9,11 +8,14 @@ import { RelationshipSelect } from "../context-data/ValueInput.tsx";
 import type { TypeRecord } from "../context-data/entityModel.ts";
 import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
+import { labelOf } from "./fieldLabel.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
 import { useItem, useList, type Item } from "./queries.ts";
+import { useTitles } from "./titles.ts";
 
-/** A field's label: its name's, or the key its definition gives. */
-export const labelOf = (t: TFunction, field: Field) => t(`fields.${field.label ?? field.name}`);
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+/** Choices in the order a reader looks for them, not the order they were saved in. */
+const byLabel = (a: { label: string }, b: { label: string }) => collator.compare(a.label, b.label);
 
 /** Which records a reference select offers (all of them unless the form narrows them). */
 export type OptionFilter = (item: Item, all: readonly Item[]) => boolean;
@@ -35,6 +37,7 @@ function useSelectOptions(
   const scope: unknown = within ? watch(within.field) : undefined;
   const list = useList(kind ?? ({ kind: "" } as never), !!kind && can.index(kind));
   const all = list.data ?? [];
+  const titles = useTitles(kind);
   if (field.input === "enum")
     return {
       options: field.options.map((o) => ({ value: o, label: t(`options.${field.name}.${o}`) })),
@@ -43,7 +46,8 @@ function useSelectOptions(
     };
   const options = all
     .filter((item) => (!within || item[within.via] === scope) && (!filter || filter(item, all)))
-    .map((item) => ({ value: item.id, label: String(item.name ?? item.id) }));
+    .map((item) => ({ value: item.id, label: titles(item) }))
+    .sort(byLabel);
   return { options, dropStale: !!within && list.isSuccess, scope };
 }
 
@@ -101,7 +105,7 @@ function ReferenceChecks(props: {
   within?: Within;
   /** The ids that may be chosen, when a related record narrows them (the workspace's temporal services). */
   offered?: readonly string[];
-  onChange: (value: string[] | undefined) => void;
+  onChange: (value: string[]) => void;
 }) {
   const kind = kindsByName.get(props.kind)!;
   const can = useCan();
@@ -109,22 +113,25 @@ function ReferenceChecks(props: {
   const list = useList(kind, can.index(kind));
   const { watch } = useFormContext();
   const scope = props.within ? watch(props.within.field) : undefined;
-  const offered = (list.data ?? []).filter(
-    (item) =>
-      (!props.within || item[props.within.via] === scope) &&
-      (!props.offered || props.offered.includes(item.id)),
-  );
+  const titles = useTitles(kind);
+  const offered = (list.data ?? [])
+    .filter(
+      (item) =>
+        (!props.within || item[props.within.via] === scope) &&
+        (!props.offered || props.offered.includes(item.id)),
+    )
+    .map((item) => ({ ...item, label: titles(item) }))
+    .sort(byLabel);
   const { value, onChange } = props;
   const stale = list.isSuccess && value.some((v) => !offered.some((item) => item.id === v));
   useEffect(() => {
     if (!stale) return;
-    const kept = value.filter((v) => offered.some((item) => item.id === v));
-    onChange(kept.length ? kept : undefined);
+    // An empty list, not undefined: that would bring an edit form's stored value back (the old
+    // type's properties of a data service moved to another type), stale again, without end.
+    onChange(value.filter((v) => offered.some((item) => item.id === v)));
   }, [stale, value, offered, onChange]);
-  const toggle = (itemId: string, on: boolean) => {
-    const next = on ? [...value, itemId] : value.filter((v) => v !== itemId);
-    onChange(next.length ? next : undefined);
-  };
+  const toggle = (itemId: string, on: boolean) =>
+    onChange(on ? [...value, itemId] : value.filter((v) => v !== itemId));
   if (props.within && !scope)
     return (
       <p id={props.id} className="form-text mb-0">
@@ -138,7 +145,7 @@ function ReferenceChecks(props: {
           key={item.id}
           type="checkbox"
           id={`${props.id}-${item.id}`}
-          label={item.name}
+          label={item.label}
           checked={value.includes(item.id)}
           onChange={(e) => toggle(item.id, e.target.checked)}
         />

@@ -1,6 +1,6 @@
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { kindsByName, type Field, type KindDefinition } from "@orrery/model";
+import { kindsByName, type Field } from "@orrery/model";
 import { entityHref } from "../context-data/links.ts";
 import { nameOf } from "../context-data/entityModel.ts";
 import { useEntity } from "../context-data/entityQueries.ts";
@@ -9,6 +9,7 @@ import { JsonTree } from "../errors/JsonTree.tsx";
 import { useCan } from "../permissions.ts";
 import { kindRoute, placementOf } from "../routes.ts";
 import { useItem, useList, type Item } from "./queries.ts";
+import { useTitles } from "./titles.ts";
 
 /** A referenced record, read from the kind's list (cached, shared by every row) when the user may list it. */
 function useRecord(kindName: string, id: string | undefined) {
@@ -24,7 +25,8 @@ function useRecord(kindName: string, id: string | undefined) {
 export function ReferenceName({ kind: kindName, id }: { kind: string; id: string }) {
   const params = useParams();
   const { kind, allowed, record } = useRecord(kindName, id);
-  const name = record ? titleOf(record, kind) : id;
+  const titles = useTitles(kind);
+  const name = record ? titles(record) : id;
   // The route of a record that lives inside another (a property in its type) takes the parent from the record.
   const at = { ...params };
   for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))
@@ -32,34 +34,28 @@ export function ReferenceName({ kind: kindName, id }: { kind: string; id: string
   return allowed ? <Link to={kindRoute(kind, "show", id, at)}>{name}</Link> : <span>{name}</span>;
 }
 
-/**
- * What a record is called without looking anything up: its name; without one, the kind's own title
- * field (a contract's stakeholderName), else its description (an offering) or id.
- */
-export function titleOf(item: Item, kind?: KindDefinition): string {
-  const by = kind?.fields.find((f) => f.name === kind.titledBy);
-  const own = by && by.input !== "reference" ? (item[by.name] as string | undefined) : undefined;
-  return (item.name as string | undefined) ?? own ?? (item.description as string | undefined) ?? item.id;
-}
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
 
-/**
- * What a record is called: its name; without one, the name of the record its kind is titled by (an
- * access, by its data service), else its description (an offering) or id.
- */
-export function useTitle(kind: KindDefinition, item: Item | undefined): string | undefined {
-  const by = kind.fields.find((f) => f.name === kind.titledBy);
-  const referenced = by?.input === "reference";
-  const { record } = useRecord(
-    referenced ? by.kind : kind.kind,
-    referenced && !item?.name ? (item?.[by.name] as string | undefined) : undefined,
+/** Referenced records in the order of their titles, not the order they were saved in (a data service's actions). */
+function ReferenceNames({ kind: kindName, ids }: { kind: string; ids: readonly string[] }) {
+  const kind = kindsByName.get(kindName)!;
+  const can = useCan();
+  const list = useList(kind, can.index(kind)).data ?? [];
+  const titles = useTitles(kind);
+  const titleOf = (id: string) => {
+    const record = list.find((item) => item.id === id);
+    return record ? titles(record) : id;
+  };
+  const sorted = [...ids].sort((a, b) => collator.compare(titleOf(a), titleOf(b)));
+  return (
+    <ul className="list-unstyled mb-0">
+      {sorted.map((id) => (
+        <li key={id}>
+          <ReferenceName kind={kindName} id={id} />
+        </li>
+      ))}
+    </ul>
   );
-  if (!item) return undefined;
-  return (item.name as string | undefined) ?? record?.name ?? titleOf(item, kind);
-}
-
-/** A record's title as text (see `useTitle`). */
-export function Title({ kind, item }: { kind: KindDefinition; item: Item }) {
-  return <>{useTitle(kind, item)}</>;
 }
 
 /**
@@ -96,15 +92,7 @@ export function FieldValue({ field, value, item }: { field: Field; value: unknow
     case "reference":
       return <ReferenceName kind={field.kind} id={String(value)} />;
     case "references":
-      return (
-        <ul className="list-unstyled mb-0">
-          {(value as string[]).map((id) => (
-            <li key={id}>
-              <ReferenceName kind={field.kind} id={id} />
-            </li>
-          ))}
-        </ul>
-      );
+      return <ReferenceNames kind={field.kind} ids={value as string[]} />;
     case "url":
       return (
         <a href={String(value)} target="_blank" rel="noreferrer noopener" className="text-break">

@@ -4,13 +4,13 @@ import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
-import { useWorkspaceRules } from "./workspaceRules.ts";
-import { useContractRules } from "./contractRules.ts";
-import { useWotRules } from "./wotRules.ts";
+import { useWorkspaceRules } from "../workspaces/workspaceRules.ts";
+import { useContractRules } from "../contracts/contractRules.ts";
+import { useWotRules } from "../wot/wotRules.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
-import { titleOf, useTitle } from "./FieldValue.tsx";
+import { useTitles } from "./titles.ts";
 import { notify } from "../app/Toasts.tsx";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
@@ -22,7 +22,8 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
   const crumbs = useParentCrumbs(kind);
   const rules = { ...useWorkspaceRules(kind), ...useContractRules(kind), ...useWotRules(kind) };
   const k = (key: string) => t(`kinds.${kind.kind}.${key}`);
-  const name = useTitle(kind, item.data?.data) ?? id ?? "";
+  const titles = useTitles(kind);
+  const name = item.data ? titles(item.data.data) : (id ?? "");
   const trail =
     action === "create"
       ? [...crumbs, { label: t("common.create") }]
@@ -62,7 +63,7 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
                 notify(
                   t(action === "create" ? "operations.created" : "operations.updated", {
                     one: k("one"),
-                    name: titleOf(saved, kind),
+                    name: titles(saved),
                   }),
                 );
                 navigate(route("show", saved.id));

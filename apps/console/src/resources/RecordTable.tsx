@@ -3,9 +3,10 @@ import { Form, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import type { Field, KindDefinition } from "@orrery/model";
-import { FieldValue, Title, titleOf } from "./FieldValue.tsx";
-import { labelOf } from "./FieldInput.tsx";
+import { soleTitleField, type Field, type KindDefinition } from "@orrery/model";
+import { FieldValue } from "./FieldValue.tsx";
+import { useTitles } from "./titles.ts";
+import { labelOf } from "./fieldLabel.ts";
 import type { Item } from "./queries.ts";
 
 /** A column drawn by the page rather than by the field's type (the workspace's version link). */
@@ -102,8 +103,10 @@ export function RecordTable({
   const [limit, setLimit] = useState(PAGE);
   const fieldOf = (column: string) => kind.fields.find((f) => f.name === column);
   // A kind titled by one of its fields (a contract by its stakeholder) shows it once, as the first column.
-  const columns = kind.columns.filter((c) => c !== kind.titledBy);
-  const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titleOf(item, kind);
+  const titledBy = soleTitleField(kind);
+  const columns = kind.columns.filter((c) => c !== titledBy);
+  const titles = useTitles(kind);
+  const nameOf = ({ item, name }: { item: Item; name?: string }) => name ?? titles(item);
   const valueOf = (row: { item: Item; name?: string }, column: string) =>
     column === "name"
       ? nameOf(row)
@@ -133,7 +136,7 @@ export function RecordTable({
       return sort.descending ? -order : order;
     });
   const header = (column: string) => {
-    const named = column === "name" ? (kind.titledBy ?? column) : column;
+    const named = column === "name" ? (titledBy ?? column) : column;
     const field = fieldOf(named);
     const label = field ? labelOf(t, field) : t(`fields.${named}`);
     if (!canSort(column))
@@ -189,18 +192,14 @@ export function RecordTable({
           </tr>
         </thead>
         <tbody>
-          {shown.slice(0, limit).map(({ item, name }) => (
-            <tr key={item.id}>
-              {leading && <td className="text-nowrap">{leading.cell(item)}</td>}
+          {shown.slice(0, limit).map((row) => (
+            <tr key={row.item.id}>
+              {leading && <td className="text-nowrap">{leading.cell(row.item)}</td>}
               <td className="text-break">
-                {linked(item.id) ? (
-                  <Link to={showPath(item.id)}>{name ?? <Title kind={kind} item={item} />}</Link>
-                ) : (
-                  (name ?? <Title kind={kind} item={item} />)
-                )}
+                {linked(row.item.id) ? <Link to={showPath(row.item.id)}>{nameOf(row)}</Link> : nameOf(row)}
               </td>
               {columns.map((c) => (
-                <td key={c}>{cell(kind, c, item, t, cells)}</td>
+                <td key={c}>{cell(kind, c, row.item, t, cells)}</td>
               ))}
             </tr>
           ))}

@@ -9,7 +9,7 @@ import { ApiError } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { MessageDialog, useFailureDialog } from "../errors/Dialogs.tsx";
 import { selfReference } from "./ChildList.tsx";
-import { useHiddenFields } from "./workspaceRules.ts";
+import { useHiddenFields } from "../workspaces/workspaceRules.ts";
 import { FieldInput, type OptionFilter } from "./FieldInput.tsx";
 import { useSave, type Item } from "./queries.ts";
 import { serverFieldText } from "./fieldErrors.ts";
@@ -29,7 +29,10 @@ export interface FormRules {
   defaults?: (values: Values) => Values;
   /** A line under a field, from the form's values (where a copied value comes from). */
   hints?: (values: Values) => Record<string, string>;
-  /** A field asked through a switch first ("set a scope"); without `available`, neither is shown. */
+  /**
+   * A field asked through a switch first ("set a scope"); without `available`, neither is shown. A
+   * kind's reference to itself (a property of a property) is switched so unless a rule says otherwise.
+   */
   switched?: { field: string; label: string; available: boolean };
   /** The NGSI-LD query narrowing an entity field's choices, from the form's values. */
   entityQuery?: (field: string, values: Values) => string | undefined;
@@ -42,7 +45,7 @@ export interface FormRules {
  * The same zod schema as the API validates before anything is sent.
  *
  * `fixed` fields are decided by the route (a property's type) and not shown. A kind's reference to
- * itself (a property of a property) is asked through a switch first, and offers only the records
+ * itself (a property of a property) is a switched field (see FormRules), and offers only the records
  * sharing the fixed fields (the type's other properties). `rules` come from related records: fields
  * to disable with their reason, and the workspace URL that a type or property URL must not equal.
  */
@@ -61,14 +64,19 @@ export function ResourceForm(props: {
   const { t } = useTranslation();
   const mode = item ? "update" : "create";
   const self = selfReference(kind);
-  const [nested, setNested] = useState(Boolean(self && item?.[self]));
-  const switched = props.rules?.switched;
+  const switched =
+    props.rules?.switched ??
+    (self ? { field: self, label: t(`toggles.${self}`), available: true } : undefined);
   const [switchedOn, setSwitchedOn] = useState(Boolean(switched && item?.[switched.field]));
+  const nested = switchedOn && switched?.field === self;
   const [defaultUrlUsed, setDefaultUrlUsed] = useState(false);
   const defaultValues = useMemo(() => {
     const values: Values = { ...fixed };
     for (const field of kind.fields) {
       const value = item?.[field.name];
+      // A new record starts at the defaults the API would apply (a contract's type, data consumer).
+      if (!item && field.default !== undefined && whenHolds(field.when, values))
+        values[field.name] = field.default;
       if (field.secret || value === undefined) continue;
       values[field.name] = value;
     }
@@ -99,7 +107,6 @@ export function ResourceForm(props: {
       !(field.name in fixed) &&
       !hidden.includes(field.name) &&
       whenHolds(field.when, probe) &&
-      (field.name !== self || nested) &&
       (field.name !== switched?.field || (switched.available && switchedOn)),
   );
   const visibleNames = visible.map((f) => f.name).join(",");
@@ -176,16 +183,6 @@ export function ResourceForm(props: {
       <Form noValidate onSubmit={submit}>
         {kind.fields.map((field) => (
           <Fragment key={field.name}>
-            {field.name === self && (
-              <Form.Check
-                type="switch"
-                className="mb-3"
-                id={`toggle-${self}`}
-                label={t(`toggles.${self}`)}
-                checked={nested}
-                onChange={(e) => setNested(e.target.checked)}
-              />
-            )}
             {field.name === switched?.field && switched.available && (
               <Form.Check
                 type="switch"

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Button, Card, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
@@ -12,8 +13,9 @@ import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { notify } from "../app/Toasts.tsx";
 import { ChildList } from "./ChildList.tsx";
-import { FieldValue, useTitle } from "./FieldValue.tsx";
-import { labelOf } from "./FieldInput.tsx";
+import { FieldValue } from "./FieldValue.tsx";
+import { useTitle } from "./titles.ts";
+import { labelOf } from "./fieldLabel.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
 import { useDelete, useItem, type Item } from "./queries.ts";
 
@@ -28,6 +30,7 @@ export function ShowPage({
   extra,
   childActions,
   deleteLocked,
+  deleteNote,
 }: {
   kind: KindDefinition;
   extra?: (item: Item) => ReactNode;
@@ -35,6 +38,8 @@ export function ShowPage({
   childActions?: Record<string, ReactNode>;
   /** Why the delete button, shown when permitted, cannot be used (a role: spec section 2, Roles). */
   deleteLocked?: ReactNode;
+  /** What a delete leaves behind elsewhere, said in its confirmation (a contract detail's role in the identity manager). */
+  deleteNote?: (item: Item, t: TFunction) => string | undefined;
 }) {
   const { t } = useTranslation();
   const { id = "", route } = usePlace(kind);
@@ -138,6 +143,7 @@ export function ShowPage({
           ))}
       {deletion.dialogs({
         confirm: t("operations.confirmDelete", { this: k("this"), name: title ?? id }),
+        note: data && deleteNote?.(data, t),
         failed: t("operations.deletionFailed", { of: k("of") }),
         detail: explain(remove.error, t),
       })}

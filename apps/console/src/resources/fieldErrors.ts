@@ -1,4 +1,4 @@
-import type { Field } from "@orrery/model";
+import { maxLengthOf, type Field } from "@orrery/model";
 import type { TFunction } from "i18next";
 
 /** Translates a validation issue (zod's code, or a server message) into the user's language. */
@@ -31,7 +31,7 @@ export function fieldErrorText(
       if (field.input === "lines") return t("validation.count", { count: field.count });
       return numeric
         ? t("validation.tooBig", { maximum: field.max })
-        : t("validation.tooLong", { maximum: "maxLength" in field ? field.maxLength : "" });
+        : t("validation.tooLong", { maximum: maxLengthOf(field) });
     case "too_small":
       if (field.input === "lines") return t("validation.count", { count: field.count });
       return numeric ? t("validation.tooSmall", { minimum: field.min }) : t("validation.required");

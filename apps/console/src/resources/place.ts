@@ -1,10 +1,10 @@
 import { useQueries } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { KindDefinition } from "@orrery/model";
+import { recordTitle, titleReferences, type KindDefinition } from "@orrery/model";
 import { kindRoute, lineage, placementOf, routeTo, type Action } from "../routes.ts";
-import { titleOf } from "./FieldValue.tsx";
 import { itemQuery } from "./queries.ts";
+import { useReferencedTitles } from "./titles.ts";
 
 /** A kind's pages as seen from the current route: the item's id, the parents' ids, links that keep them. */
 export function usePlace(kind: KindDefinition) {
@@ -41,6 +41,7 @@ export function useParentCrumbs(kind: KindDefinition): Crumb[] {
       retry: false,
     })),
   });
+  const referenced = useReferencedTitles(parents.flatMap((p) => titleReferences(p).map((r) => r.kind)));
   const crumbs: Crumb[] = [];
   parents.forEach((parent, i) => {
     const place = placementOf(parent);
@@ -51,7 +52,7 @@ export function useParentCrumbs(kind: KindDefinition): Crumb[] {
         to: kindRoute(parent, "index", undefined, params),
       });
     crumbs.push({
-      label: names[i]?.data ? titleOf(names[i]!.data!.data, parent) : id,
+      label: names[i]?.data ? recordTitle(parent, names[i]!.data!.data, referenced) : id,
       to: place.view ? routeTo(place.view, params) : kindRoute(parent, "show", id, params),
     });
   });

@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/model";
 import { call } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
@@ -9,6 +10,8 @@ import { JsonTree } from "../errors/JsonTree.tsx";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { useList, type Item } from "../resources/queries.ts";
+import { useCan } from "../permissions.ts";
+import { kindRoute } from "../routes.ts";
 import { PolicyBuilder, type Operation } from "./PolicyBuilder.tsx";
 
 /** Example bodies in the iSHARE shapes, for the user to edit. */
@@ -43,6 +46,38 @@ function template(operation: Operation, registry?: Item, grant?: Item): unknown 
       ],
     },
   };
+}
+
+/**
+ * In place of two empty selects: what to register before the tool can be used (a registry, then a
+ * grant of it), with a link to the form for those who may register it.
+ */
+function NothingRegistered({ registries }: { registries: number }) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const wanted = registries
+    ? [authorizationRegistryGrants]
+    : [authorizationRegistries, authorizationRegistryGrants];
+  return (
+    <Alert variant="info" className="mb-0">
+      <p className={wanted.some((k) => can.store(k)) ? "mb-2" : "mb-0"}>
+        {t(
+          registries
+            ? "tools.authorizationRegistries.noGrant"
+            : "tools.authorizationRegistries.nothingRegistered",
+        )}
+      </p>
+      <div className="d-flex flex-wrap gap-2">
+        {wanted
+          .filter((kind) => can.store(kind))
+          .map((kind) => (
+            <Link key={kind.kind} to={kindRoute(kind, "create")} className="btn btn-sm btn-outline-primary">
+              {t("common.createTitle", { kind: t(`kinds.${kind.kind}.one`) })}
+            </Link>
+          ))}
+      </div>
+    </Alert>
+  );
 }
 
 /** tools.authorizationRegistries.home: delegation requests and policies through a registered registry. */
@@ -111,39 +146,43 @@ export default function AuthorizationRegistryTool() {
           <h1 className="h5 mb-0">{tt("title")}</h1>
         </Card.Header>
         <Card.Body>
-          <Row className="g-3">
-            <Col md={6}>
-              <Form.Label htmlFor="registry">{tt("chooseRegistry")}</Form.Label>
-              <Form.Select
-                id="registry"
-                value={registryId}
-                onChange={(e) => {
-                  setRegistryId(e.target.value);
-                  setGrantId(""); // a grant signs for its own registry only
-                }}
-              >
-                <option value="">{t("common.choose")}</option>
-                {registries.data?.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.name}
-                  </option>
-                ))}
-              </Form.Select>
-            </Col>
-            <Col md={6}>
-              <Form.Label htmlFor="grant">{tt("chooseGrant")}</Form.Label>
-              <Form.Select id="grant" value={grantId} onChange={(e) => setGrantId(e.target.value)}>
-                <option value="">{t("common.choose")}</option>
-                {grants.data
-                  ?.filter((g) => g.hasAuthorizationRegistry === registryId)
-                  .map((g) => (
-                    <option key={g.id} value={g.id}>
-                      {g.name}
+          {registries.isSuccess && grants.isSuccess && !grants.data.length ? (
+            <NothingRegistered registries={registries.data.length} />
+          ) : (
+            <Row className="g-3">
+              <Col md={6}>
+                <Form.Label htmlFor="registry">{tt("chooseRegistry")}</Form.Label>
+                <Form.Select
+                  id="registry"
+                  value={registryId}
+                  onChange={(e) => {
+                    setRegistryId(e.target.value);
+                    setGrantId(""); // a grant signs for its own registry only
+                  }}
+                >
+                  <option value="">{t("common.choose")}</option>
+                  {registries.data?.map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.name}
                     </option>
                   ))}
-              </Form.Select>
-            </Col>
-          </Row>
+                </Form.Select>
+              </Col>
+              <Col md={6}>
+                <Form.Label htmlFor="grant">{tt("chooseGrant")}</Form.Label>
+                <Form.Select id="grant" value={grantId} onChange={(e) => setGrantId(e.target.value)}>
+                  <option value="">{t("common.choose")}</option>
+                  {grants.data
+                    ?.filter((g) => g.hasAuthorizationRegistry === registryId)
+                    .map((g) => (
+                      <option key={g.id} value={g.id}>
+                        {g.name}
+                      </option>
+                    ))}
+                </Form.Select>
+              </Col>
+            </Row>
+          )}
         </Card.Body>
       </Card>
       {registryId && grantId && (

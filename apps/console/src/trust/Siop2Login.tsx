@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Button } from "react-bootstrap";
+import { Button, Spinner } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { services } from "@orrery/model";
 import { ApiError, call } from "../api.ts";
@@ -52,6 +52,8 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
   const [error, setError] = useState<unknown>();
   const [waiting, setWaiting] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** Ends the login under way (Cancel): stops polling and closes the popup. */
+  const cancel = useRef<() => void>(undefined);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -66,8 +68,10 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
     // Opened at the click, before the API answers, so that the browser does not block it as unasked.
     const popup = window.open("", "orrery-siop2", "width=500,height=500");
     setWaiting(true);
+    setError(undefined);
     const stop = (why?: unknown) => {
       clearTimeout(timer.current);
+      cancel.current = undefined;
       setWaiting(false);
       popup?.close();
       if (why === undefined) return;
@@ -83,6 +87,7 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
       return stop(err);
     }
     if (popup) popup.location.href = issued.loginUrl;
+    cancel.current = () => stop();
     const expiresAt = Date.parse(issued.expiresAt);
     // The next poll once the previous one is answered: the answer that takes the code out may take a
     // while (the verifier's token endpoint), and a poll after it would find the login over.
@@ -91,7 +96,9 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
     };
     const tick = async () => {
       if (!mounted.current) return;
-      if (popup?.closed || Date.now() > expiresAt) return stop();
+      // A popup the user closed is a cancel; a login the wallet never finished says so.
+      if (popup?.closed) return stop();
+      if (Date.now() > expiresAt) return stop(new Error(t("workspaces.siop2Expired")));
       const response = await poll(issued.state, workspace.id).catch(() => undefined);
       if (!mounted.current) return;
       if (!response || response.status === 503) return next();
@@ -120,6 +127,20 @@ export function Siop2Login({ workspace, onLoggedIn }: { workspace: Item; onLogge
       >
         <QrIcon />
       </Button>
+      {waiting && (
+        <span role="status" className="ms-2 small text-body-secondary text-nowrap">
+          <Spinner animation="border" size="sm" className="me-1" aria-hidden="true" />
+          {t("workspaces.siop2Waiting")}
+          <Button variant="link" size="sm" className="py-0" onClick={() => cancel.current?.()}>
+            {t("common.cancel")}
+          </Button>
+        </span>
+      )}
+      {!waiting && error !== undefined && (
+        <span role="alert" className="ms-2 small text-danger">
+          {explain(error, t) ?? (error as Error).message}
+        </span>
+      )}
       {failure.dialog(t("workspaces.siop2Failed"), explain(error, t))}
     </>
   );

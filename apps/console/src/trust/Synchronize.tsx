@@ -9,6 +9,7 @@ import { ConfirmDialog, MessageDialog, useFailureDialog } from "../errors/Dialog
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { recordKeys, useItem, type Item } from "../resources/queries.ts";
+import { useTitle } from "../resources/titles.ts";
 
 type Effect = "Permit" | "Deny";
 
@@ -17,7 +18,18 @@ type Effect = "Permit" | "Deny";
  * Deny), it calls the record's synchronize route, reads the record again, and says how it went in a
  * success or error dialog; a refusal's reason stays in the error alert.
  */
-function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item; effects?: boolean }) {
+function Synchronize({
+  kind,
+  item,
+  effects,
+  missing,
+}: {
+  kind: KindDefinition;
+  item: Item;
+  effects?: boolean;
+  /** What the workspace lacks for this synchronisation (its registry): the button is disabled and says so. */
+  missing?: string;
+}) {
   const { t } = useTranslation();
   const { workspaceId = "" } = useParams();
   const client = useQueryClient();
@@ -48,17 +60,23 @@ function Synchronize({ kind, item, effects }: { kind: KindDefinition; item: Item
     setStep(undefined);
     synchronize.mutate(effect);
   };
-  const name = String(item.name ?? item.stakeholderName ?? item.roleScopeName ?? item.id);
+  const name = useTitle(kind, item) ?? item.id;
   return (
     <div className="mt-3">
       <Button
         size="sm"
         variant="outline-primary"
         onClick={() => setStep("confirm")}
-        disabled={synchronize.isPending}
+        disabled={synchronize.isPending || !!missing}
+        aria-describedby={missing ? `${kind.kind}-sync-missing` : undefined}
       >
         {t(`${key}.button`)}
       </Button>
+      {missing && (
+        <p id={`${kind.kind}-sync-missing`} className="small text-body-secondary mt-2 mb-0">
+          {missing}
+        </p>
+      )}
       <ErrorAlert error={synchronize.error} className="mt-3 mb-0" />
       <ConfirmDialog
         show={step === "confirm"}
@@ -128,25 +146,54 @@ function Lines({ lines }: { lines: string[] }) {
   );
 }
 
+/** The workspace of the route, read when the user may synchronise (what it lacks is said before asking). */
+function useWorkspace(enabled: boolean) {
+  const { workspaceId } = useParams();
+  return useItem(workspaces, workspaceId, enabled).data?.data;
+}
+
 /** A contract detail's: its role and path permissions in the workspace's identity manager, step by step. */
 export function SynchronizeContractDetail({ detail }: { detail: Item }) {
+  const { t } = useTranslation();
   const can = useCan();
-  return can.update(contractDetails, detail.id) ? <Synchronize kind={contractDetails} item={detail} /> : null;
+  const allowed = can.update(contractDetails, detail.id);
+  const workspace = useWorkspace(allowed);
+  if (!allowed) return null;
+  const missing =
+    workspace && !(workspace.hasIdentityManager && workspace.hasIdentityManagerGrant)
+      ? t("synchronization.contractDetails.missing")
+      : undefined;
+  return <Synchronize kind={contractDetails} item={detail} missing={missing} />;
 }
 
 /** A role's: Permit or Deny its accesses in the authorization registry; needs update permission. */
 export function SynchronizeRole({ role }: { role: Item }) {
+  const { t } = useTranslation();
   const can = useCan();
-  return can.update(roles, role.id) ? <Synchronize kind={roles} item={role} effects /> : null;
+  const allowed = can.update(roles, role.id);
+  const workspace = useWorkspace(allowed);
+  if (!allowed) return null;
+  const missing =
+    workspace && !(workspace.hasAuthorizationRegistry && workspace.hasAuthorizationRegistryGrant)
+      ? t("synchronization.roles.missing")
+      : undefined;
+  return <Synchronize kind={roles} item={role} effects missing={missing} />;
 }
 
 /** A contract's: only when the workspace's service is in SIOP-2 mode, with update permission (spec section 2). */
 export function SynchronizeContract({ contract }: { contract: Item }) {
+  const { t } = useTranslation();
   const can = useCan();
-  const { workspaceId } = useParams();
-  const workspace = useItem(workspaces, workspaceId).data?.data;
-  const service = useItem(services, workspace?.hasService as string | undefined, can.index(services)).data
-    ?.data;
-  if (!can.update(contracts, contract.id) || service?.authorizationMode !== "siop2") return null;
-  return <Synchronize kind={contracts} item={contract} />;
+  // Only those who may synchronise read the service: a reader without the right would be refused.
+  const allowed = can.update(contracts, contract.id);
+  const workspace = useWorkspace(allowed);
+  const serviceId = workspace?.hasService as string | undefined;
+  const service = useItem(services, serviceId, allowed && !!serviceId && can.show(services, serviceId ?? ""))
+    .data?.data;
+  if (!allowed || service?.authorizationMode !== "siop2") return null;
+  const missing =
+    !service.hasVCVerifier || !service.hasTrustedIssuersList
+      ? t("synchronization.contracts.missing")
+      : undefined;
+  return <Synchronize kind={contracts} item={contract} missing={missing} />;
 }

@@ -24,6 +24,7 @@ import { recordKeys, type Item } from "../resources/queries.ts";
 import {
   chartModel,
   neutralColour,
+  targetsOf,
   type Bounds,
   type ChartEdge,
   type Point,
@@ -79,6 +80,17 @@ function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
       )}
       {data.icon && (
         <span className="data-model-icon" dangerouslySetInnerHTML={{ __html: sanitiseIcon(data.icon) }} />
+      )}
+      {data.outside && (
+        <span
+          className="small text-nowrap"
+          data-testid="chart-outside"
+          title={t("workspace.outsideModel", {
+            relationships: data.outside.map((o) => `${o.property} → ${o.target}`).join(", "),
+          })}
+        >
+          ↗ {targetsOf(data.outside)}
+        </span>
       )}
     </div>
   );

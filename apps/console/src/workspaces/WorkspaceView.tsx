@@ -12,13 +12,14 @@ import {
   roles,
   types,
   workspaces,
+  type KindDefinition,
 } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useItem, useList } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
-import { groupColours } from "./chartModel.ts";
+import { groupColours } from "./groupColours.ts";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
@@ -120,6 +121,22 @@ export function WorkspaceView() {
       for (const name of ["entityId", ...listPlace]) next.delete(name);
     setSearch(next);
   };
+  const kindLink = (kind: KindDefinition) => (
+    <Link
+      key={kind.kind}
+      to={kindRoute(kind, "index", undefined, params)}
+      className="btn btn-outline-primary btn-sm"
+    >
+      {t(`kinds.${kind.kind}.many`)}
+    </Link>
+  );
+  /** The data browser: the entities tab, of the chosen type or else the first one. */
+  const browse = () => {
+    const next = new URLSearchParams({ activeTab: "entities" });
+    const typeId = search.get("typeId") ?? typeList.data?.[0]?.id;
+    if (typeId) next.set("typeId", typeId);
+    return next.toString();
+  };
   if (workspace.isError) return <ErrorAlert error={workspace.error} />;
   return (
     <>
@@ -135,22 +152,16 @@ export function WorkspaceView() {
             <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
               <h1 className="h5 mb-0 text-break">{data?.name ?? t("kinds.workspaces.one")}</h1>
               <div className="d-flex flex-wrap gap-2">
-                {/* Data services, roles and contracts need the published model: hidden while it is outdated. */}
-                {[
-                  woTThingDescriptions,
-                  types,
-                  ...(data?.dataModelUpToDate === true ? [dataServices, roles, contracts] : []),
-                ]
+                {/* The data browser, data services, roles and contracts need the published model: hidden while it is outdated. */}
+                {[woTThingDescriptions, types].filter((kind) => can.index(kind)).map(kindLink)}
+                {data?.dataModelUpToDate === true && (
+                  <Link to={`?${browse()}`} className="btn btn-outline-primary btn-sm">
+                    {t("workspace.dataBrowser")}
+                  </Link>
+                )}
+                {(data?.dataModelUpToDate === true ? [dataServices, roles, contracts] : [])
                   .filter((kind) => can.index(kind))
-                  .map((kind) => (
-                    <Link
-                      key={kind.kind}
-                      to={kindRoute(kind, "index", undefined, params)}
-                      className="btn btn-outline-primary btn-sm"
-                    >
-                      {t(`kinds.${kind.kind}.many`)}
-                    </Link>
-                  ))}
+                  .map(kindLink)}
                 <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />

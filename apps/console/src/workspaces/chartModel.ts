@@ -2,17 +2,9 @@ import dagre from "@dagrejs/dagre";
 import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
 import { directionOf, type Direction } from "./direction.tsx";
+import { groupColours, neutralColour, selectedColour } from "./groupColours.ts";
 
-/** Colours of the data-model groups (as in the original console); a type without group stays grey. */
-export const groupColours: Record<string, string> = {
-  equipment: "#a55eea",
-  "equipment-model": "#4b7bec",
-  infrastructure: "#fc5c65",
-  control: "#fd9644",
-  "observation-data-collection": "#45aaf2",
-};
-export const neutralColour = "#b2bec3";
-export const selectedColour = "#00b894";
+export { neutralColour };
 
 export interface TypeNodeData extends Record<string, unknown> {
   name: string;
@@ -20,6 +12,8 @@ export interface TypeNodeData extends Record<string, unknown> {
   colour: string;
   /** The data services of the type, as a marker after its name. */
   direction?: Direction;
+  /** Its relationships to types outside the model (refDevice to a Device): drawn as leaving it, not as loops. */
+  outside?: Array<{ property: string; target: string }>;
 }
 
 export interface ChartNode {
@@ -48,6 +42,10 @@ export interface ChartEdge {
   /** The layout's route between two laid-out types, and where its label goes (clear of the others). */
   data: { points?: Point[]; labelAt?: Point };
 }
+
+/** The types a node's relationships leave the model for, as its marker names them: "Device, Shelf". */
+export const targetsOf = (outside: ReadonlyArray<{ target: string }>) =>
+  [...new Set(outside.map((o) => o.target))].sort().join(", ");
 
 /** Roughly how wide a label is drawn (13 px text), for the layout to keep labels apart. */
 const labelWidth = (label: string) => label.length * 7 + 12;
@@ -139,8 +137,8 @@ function sidesBetween(from: { x: number; y: number }, to: { x: number; y: number
  * One node per type, at its saved position or, until someone drags it, where the layered layout
  * puts it (layout results are never saved, as in the original); one arrow per pair of types linked
  * by Relationship properties (sub-properties included), labelled with their names, from the type
- * that has them to the type they point to, by the sides that face each other. Arrows to unknown
- * types are dropped.
+ * that has them to the type they point to, by the sides that face each other. Relationships to
+ * types outside the model leave it: an outward arrow on their type, naming them.
  */
 export function chartModel(
   types: readonly Item[],
@@ -158,15 +156,26 @@ export function chartModel(
     Math.round(
       Math.max(
         90,
-        type.name.length * 9.5 + 32 + (type.icon ? 28 : 0) + (directionOf(servicesOf(type)) ? 24 : 0),
+        type.name.length * 9.5 +
+          32 +
+          (type.icon ? 28 : 0) +
+          (directionOf(servicesOf(type)) ? 24 : 0) +
+          (outside.has(type.id) ? 24 + targetsOf(outside.get(type.id)!).length * 8 : 0),
       ),
     );
   const known = new Set(types.map((t) => t.id));
   const links = new Map<string, { source: string; target: string; ids: string[]; names: string[] }>();
+  const outside = new Map<string, Array<{ property: string; target: string }>>();
   for (const p of properties) {
     const source = p.hasType as string;
     const target = p.relationshipType as string;
-    if (p.ngsiLdType !== "Relationship" || !known.has(source) || !known.has(target)) continue;
+    if (p.ngsiLdType !== "Relationship" || !known.has(source)) continue;
+    // A target outside the model (auto-discovered, whose relationshipType had to name the type itself) leaves it.
+    const beyond = p.relationshipTarget && target === source ? String(p.relationshipTarget) : undefined;
+    if (beyond || !known.has(target)) {
+      outside.set(source, [...(outside.get(source) ?? []), { property: p.name, target: beyond ?? "?" }]);
+      continue;
+    }
     const link = links.get(`${source} ${target}`) ?? { source, target, ids: [], names: [] };
     link.ids.push(p.id);
     link.names.push(p.name);
@@ -197,6 +206,7 @@ export function chartModel(
         name: type.name,
         icon: type.icon as string | undefined,
         direction: directionOf(servicesOf(type)),
+        ...(outside.has(type.id) ? { outside: outside.get(type.id) } : {}),
         colour:
           type.id === options.selectedTypeId
             ? selectedColour

@@ -12,7 +12,7 @@ export const contracts = defineKind({
   routeName: "contracts",
   scope: "workspace",
   listedWhole: true,
-  titledBy: "stakeholderName",
+  titledBy: ["{stakeholderName}"],
   columns: ["stakeholderDid", "stakeholderName", "verifiableCredentialType"],
   fields: [
     {
@@ -48,7 +48,7 @@ export const contractDetails = defineKind({
   routeName: "contractDetails",
   scope: "workspace",
   listedWhole: true,
-  titledBy: "hasRole",
+  titledBy: ["{roleScopeName}", "{hasRole}"],
   columns: ["id", "hasRole", "roleScopeName"],
   fields: [
     reference("hasContract", "contracts", { required: true }),

@@ -7,6 +7,8 @@ export const dataActions = defineKind({
   urnType: "DataAction",
   routeName: "dataActions",
   scope: "platform",
+  // The spec reads them as a list only (GET /data-actions): whoever may list them sees them all.
+  listedWhole: true,
   columns: [],
   fields: [name, description],
 });

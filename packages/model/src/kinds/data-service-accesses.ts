@@ -9,7 +9,7 @@ export const dataServiceAccesses = defineKind({
   scope: "workspace",
   listedWhole: true,
   columns: ["hasDataService"],
-  titledBy: "hasDataService",
+  titledBy: ["{hasRole} → {hasDataService}"],
   fields: [
     reference("hasDataService", "data-services", { required: true }),
     reference("hasRole", "roles", { required: true }),

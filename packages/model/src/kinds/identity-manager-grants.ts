@@ -18,7 +18,7 @@ export const identityManagerGrants = defineKind({
     { name: "grantType", input: "enum", options: ["client_credentials", "password"], required: true },
     { name: "clientId", input: "text", required: true, maxLength: 200 },
     { name: "clientSecret", input: "text", required: true, secret: true, maxLength: 500 },
-    { name: "username", input: "text", required: true, maxLength: 200, when: passwordGrant },
+    { name: "username", input: "text", required: true, maxLength: 200, when: passwordGrant, personal: true },
     { name: "password", input: "text", required: true, secret: true, maxLength: 500, when: passwordGrant },
   ],
 });

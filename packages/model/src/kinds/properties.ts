@@ -40,6 +40,15 @@ export const properties = defineKind({
       when: { ngsiLdType: "Property" },
     },
     reference("relationshipType", "types", { required: true, when: { ngsiLdType: "Relationship" } }),
+    // The NGSI-LD type a relationship points to when it is not one of the model's (auto-discovered
+    // from its entities): relationshipType, which must name a type, then names the property's own.
+    {
+      name: "relationshipTarget",
+      input: "text",
+      maxLength: 200,
+      readOnly: true,
+      when: { ngsiLdType: "Relationship" },
+    },
     {
       name: "geoPropertyNgsiLdType",
       input: "enum",

@@ -122,7 +122,7 @@ export const routingOperations = defineKind({
   routeName: "routingOperations",
   scope: "workspace",
   listedWhole: true,
-  titledBy: "hasWoTAction",
+  titledBy: ["{sequenceNumber}. {hasWoTAction}"],
   orderedBy: "sequenceNumber",
   columns: ["sequenceNumber", "hasWoTAction", "timerBefore", "timerAfter"],
   fields: [
@@ -140,7 +140,7 @@ export const routingOperationControls = defineKind({
   routeName: "routingOperationControls",
   scope: "workspace",
   listedWhole: true,
-  titledBy: "hasWoTProperty",
+  titledBy: ["{hasWoTProperty} = {woTPropertyValue}"],
   columns: ["id", "hasWoTProperty", "woTPropertyValue"],
   fields: [
     reference("hasWoTProperty", "wot-properties", { required: true }),

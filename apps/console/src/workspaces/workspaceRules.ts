@@ -10,7 +10,7 @@ import {
 } from "@orrery/model";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { useItem } from "./queries.ts";
+import { useItem } from "../resources/queries.ts";
 
 /**
  * Rules of a workspace-scoped form that depend on other records: the workspace's default data-model

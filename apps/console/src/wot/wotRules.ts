@@ -8,8 +8,8 @@ import {
   woTThingDescriptions,
   type KindDefinition,
 } from "@orrery/model";
-import { useItem, useList, type Item } from "./queries.ts";
-import type { FormRules } from "./ResourceForm.tsx";
+import { useItem, useList, type Item } from "../resources/queries.ts";
+import type { FormRules } from "../resources/ResourceForm.tsx";
 
 /** The data action marking a data service that notifies (spec section 9). */
 const NOTIFICATION = ":Notification";

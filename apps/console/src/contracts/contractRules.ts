@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { contractDetails, contracts, properties, type KindDefinition } from "@orrery/model";
-import { useItem, useList, type Item } from "./queries.ts";
-import type { FormRules } from "./ResourceForm.tsx";
+import { useItem, useList, type Item } from "../resources/queries.ts";
+import type { FormRules } from "../resources/ResourceForm.tsx";
 
 /** A type may scope a contract when it has a scope name (spec section 5). */
 const hasScopeName = (type: Item) => typeof type.scopeName === "string" && type.scopeName !== "";

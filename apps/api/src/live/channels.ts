@@ -1,0 +1,250 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Entity, NgsiLdClient, Subscription } from "@orrery/ngsi-ld";
+
+/**
+ * What a live channel watches in a workspace's broker: one entity, or every entity of a type,
+ * optionally only when some attributes change. `caller` keeps apart the channels of callers the
+ * broker may answer differently (the digest of a SIOP-2 token); empty when the API's own grant speaks.
+ */
+export interface Watch {
+  workspaceId: string;
+  type: string;
+  entityId?: string;
+  attributes?: string[];
+  caller?: string;
+}
+
+/** Someone listening on a channel: each notified entity, and the end of the channel when its subscription is lost. */
+export interface Listener {
+  change(entity: Entity): void;
+  end(): void;
+}
+
+interface Logger {
+  debug(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** The marker of the broker subscriptions this API owns: their description starts with it. */
+export const LIVE_MARK = "Orrery live channel";
+
+/** The path, under the API's address, where brokers deliver a channel's notifications. */
+export const NOTIFY_PATH = "/api/live/notify/";
+
+export interface ChannelOptions {
+  /** How long a channel stays after its last listener left (a long poll comes back, a page is reopened). */
+  lingerMs: number;
+  /** The subscription's expiresAt from now; renewed at half of it while the channel lives. */
+  lifetimeMs: number;
+}
+
+interface Channel {
+  key: string;
+  workspaceId: string;
+  secret: string;
+  subscriptionId: string;
+  client: NgsiLdClient;
+  ready: Promise<void>;
+  listeners: Set<Listener>;
+  linger?: NodeJS.Timeout;
+  renewal?: NodeJS.Timeout;
+  closed: boolean;
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+/**
+ * The one live channel of the API: a broker subscription per watch, owned by this process, whose
+ * notifications come back to `POST /api/live/notify/{secret}` and are fanned out to the listeners
+ * (Server-Sent Events of the console, WoT observations and events). A channel is created by its
+ * first listener, deleted from the broker a while after its last one left, and expires in the
+ * broker unless renewed, so a process that stops leaves nothing for long; its leftovers (marked by
+ * the description) are swept when the process first opens a channel on a workspace.
+ *
+ * Several API processes: each owns its subscriptions and is reached by the brokers at its own
+ * address (`notifyBase`): channels live in the memory of the process that opened them.
+ */
+export class LiveChannels {
+  private readonly channels = new Map<string, Channel>();
+  private readonly bySecret = new Map<string, Channel>();
+  private readonly swept = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly notifyBase: string,
+    private readonly log: Logger,
+    private readonly options: ChannelOptions = { lingerMs: 30_000, lifetimeMs: 10 * 60_000 },
+  ) {}
+
+  /** Listens on the channel of a watch, creating its broker subscription first; the returned function stops listening. */
+  async listen(watch: Watch, client: NgsiLdClient, listener: Listener): Promise<() => void> {
+    const key = JSON.stringify([
+      watch.workspaceId,
+      watch.caller ?? "",
+      watch.type,
+      watch.entityId ?? null,
+      [...(watch.attributes ?? [])].sort(),
+    ]);
+    let channel = this.channels.get(key);
+    if (!channel) {
+      channel = this.open(key, watch, client);
+      this.channels.set(key, channel);
+    }
+    clearTimeout(channel.linger);
+    channel.listeners.add(listener);
+    const opened = channel;
+    try {
+      await opened.ready;
+    } catch (err) {
+      opened.listeners.delete(listener);
+      throw err;
+    }
+    return () => {
+      opened.listeners.delete(listener);
+      if (opened.listeners.size === 0 && !opened.closed)
+        opened.linger = setTimeout(() => void this.close(opened), this.options.lingerMs).unref();
+    };
+  }
+
+  /** A notification a broker delivered: true when it belongs to a channel of this process (secret and subscription agree). */
+  notify(secret: string, notification: { subscriptionId?: unknown; data?: unknown }): boolean {
+    const channel = this.bySecret.get(secret);
+    if (!channel || channel.closed || notification.subscriptionId !== channel.subscriptionId) return false;
+    const entities = Array.isArray(notification.data) ? (notification.data as Entity[]) : [];
+    for (const entity of entities)
+      for (const listener of channel.listeners) {
+        try {
+          listener.change(entity);
+        } catch (err) {
+          this.log.warn({ err }, "a live listener failed");
+        }
+      }
+    return true;
+  }
+
+  /**
+   * Ends every channel's listeners at once, so that no stream holds the server open, and returns
+   * how to delete their subscriptions: after the server closed (the embedded broker is then gone
+   * too, and what it keeps is swept at the next start).
+   */
+  endAll(): () => Promise<void> {
+    const ended = [...this.channels.values()];
+    for (const channel of ended) {
+      this.forget(channel);
+      for (const listener of channel.listeners) listener.end();
+      channel.listeners.clear();
+    }
+    return async () => {
+      await Promise.all(ended.map((c) => this.deleteSubscription(c)));
+    };
+  }
+
+  /**
+   * Deletes a workspace's leftover subscriptions of this API, once per process: expired ones, and
+   * those that notify this process's address under a secret it does not hold (a previous run's).
+   */
+  sweep(workspaceId: string, client: NgsiLdClient): Promise<void> {
+    let done = this.swept.get(workspaceId);
+    if (!done) {
+      done = this.sweepNow(client).catch((err: unknown) =>
+        this.log.debug({ err, workspaceId }, "live channel leftovers not swept"),
+      );
+      this.swept.set(workspaceId, done);
+    }
+    return done;
+  }
+
+  /** How many channels are open (for tests and the health of the process). */
+  get size(): number {
+    return this.channels.size;
+  }
+
+  private async sweepNow(client: NgsiLdClient): Promise<void> {
+    const mine = `${this.notifyBase}${NOTIFY_PATH}`;
+    const leftovers = (await client.subscriptions()).filter((s) => {
+      if (!String(s.description ?? "").startsWith(LIVE_MARK)) return false;
+      const expired = typeof s.expiresAt === "string" && Date.parse(s.expiresAt) <= Date.now();
+      const uri = String(endpointOf(s) ?? "");
+      return expired || (uri.startsWith(mine) && !this.bySecret.has(uri.slice(mine.length)));
+    });
+    for (const s of leftovers) await client.deleteSubscription(s.id).catch(() => undefined);
+  }
+
+  private open(key: string, watch: Watch, client: NgsiLdClient): Channel {
+    const secret = randomBytes(32).toString("base64url");
+    const channel: Channel = {
+      key,
+      workspaceId: watch.workspaceId,
+      secret,
+      // Named here, so that a notification racing the creation's answer is already recognised.
+      subscriptionId: `urn:ngsi-ld:Subscription:orrery-live-${randomUUID()}`,
+      client,
+      ready: Promise.resolve(),
+      listeners: new Set(),
+      closed: false,
+    };
+    this.bySecret.set(secret, channel);
+    channel.ready = (async () => {
+      await this.sweep(watch.workspaceId, client);
+      await client.createSubscription({
+        id: channel.subscriptionId,
+        description: `${LIVE_MARK}: ${watch.entityId ?? watch.type}, for the API's listeners (deleted when they leave)`,
+        entities: [{ type: watch.type, ...(watch.entityId ? { id: watch.entityId } : {}) }],
+        ...(watch.attributes?.length ? { watchedAttributes: watch.attributes } : {}),
+        notification: {
+          format: "normalized",
+          endpoint: { uri: `${this.notifyBase}${NOTIFY_PATH}${secret}`, accept: "application/json" },
+        },
+        expiresAt: this.expiry(),
+      });
+      channel.renewal = setInterval(() => void this.renew(channel), this.options.lifetimeMs / 2).unref();
+    })();
+    channel.ready.catch(() => this.forget(channel));
+    return channel;
+  }
+
+  private expiry(): string {
+    return new Date(Date.now() + this.options.lifetimeMs).toISOString();
+  }
+
+  /** Moves the subscription's expiry on; a subscription the broker lost ends the channel (its listeners subscribe again). */
+  private async renew(channel: Channel): Promise<void> {
+    try {
+      await channel.client.updateSubscription(channel.subscriptionId, { expiresAt: this.expiry() });
+    } catch (err) {
+      this.log.warn({ err, subscription: channel.subscriptionId }, "live channel subscription not renewed");
+      await this.close(channel);
+    }
+  }
+
+  private forget(channel: Channel): void {
+    channel.closed = true;
+    clearTimeout(channel.linger);
+    clearInterval(channel.renewal);
+    if (this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
+    this.bySecret.delete(channel.secret);
+  }
+
+  private async close(channel: Channel): Promise<void> {
+    if (channel.closed) return;
+    this.forget(channel);
+    for (const listener of channel.listeners) listener.end();
+    channel.listeners.clear();
+    await this.deleteSubscription(channel);
+  }
+
+  private async deleteSubscription(channel: Channel): Promise<void> {
+    try {
+      await channel.ready;
+      await channel.client.deleteSubscription(channel.subscriptionId);
+    } catch (err) {
+      this.log.debug({ err, subscription: channel.subscriptionId }, "live channel subscription not deleted");
+    }
+  }
+}
+
+const endpointOf = (s: Subscription) =>
+  (s.notification as { endpoint?: { uri?: unknown } } | undefined)?.endpoint?.uri;
+
+/** The `caller` of a watch: the digest of the SIOP-2 token the broker reads, if any. */
+export const callerOf = (gatewayAuthorization: string | undefined) =>
+  gatewayAuthorization ? digest(gatewayAuthorization) : undefined;

@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import type { Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Entity, NgsiLdClient } from "@orrery/ngsi-ld";
+import type { Config } from "../config.ts";
+import { viaBroker } from "../context-data/broker-access.ts";
+import { workspaceData } from "../context-data/workspace-data.ts";
+import { problem } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+import { callerOf, LiveChannels, NOTIFY_PATH, type Watch } from "./channels.ts";
+import { eventStream, Mailboxes, wantsEventStream } from "./streams.ts";
+
+/** What one live request observes: a watch of the workspace's broker, and what a listener receives of each notified entity. */
+export interface Observation {
+  watch: Omit<Watch, "caller">;
+  client: NgsiLdClient;
+  /** Distinguishes the observations of one watch (a WoT property, an event) in a caller's long-poll mailbox. */
+  about: string;
+  /** The value sent for a notified entity; undefined sends nothing. */
+  valueOf(entity: Entity): unknown;
+  /**
+   * The value the caller starts from, when only changes of value count: a broker notifies every
+   * update of a watched attribute, also one that writes the same value again (a replaced entity).
+   */
+  since?: { value: unknown };
+  /** Whether a changed value is sent (an event's capacity). */
+  keep?(value: unknown): boolean;
+}
+
+export interface Live {
+  channels: LiveChannels;
+  /** Answers a live request: Server-Sent Events when asked, else a long poll (its HEAD handshake already listens). */
+  serve(request: FastifyRequest, reply: FastifyReply, observation: Observation): Promise<unknown>;
+}
+
+const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
+
+/**
+ * The live channel's routes: the brokers' notification endpoint (public: its address is the
+ * secret, 256 random bits, and the notification must name the channel's subscription), and the
+ * console's stream of a workspace's entity changes. The WoT observations use `serve`.
+ */
+export function registerLiveRoutes(app: FastifyInstance, records: Records, config: Config): Live {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const channels = new LiveChannels(config.liveNotifyUrl, app.log);
+  const mailboxes = new Mailboxes();
+  let deleteSubscriptions = async () => {};
+  // A connection that never sent a byte holds no request, yet the server waits for its header
+  // time-out (60 s) before it closes: undici's pools leave such connections to this process's
+  // own embedded broker when calls overlap (the channels' renewals and sweeps), and they go at close.
+  const silent = new Set<Socket>();
+  app.server.on("connection", (socket: Socket) => {
+    if (socket.bytesRead > 0) return;
+    silent.add(socket);
+    socket.once("data", () => silent.delete(socket)).once("close", () => silent.delete(socket));
+  });
+  // Streams end before the server closes (it waits for open requests); the subscriptions are
+  // deleted after, when the brokers answer soon, else they expire.
+  app.addHook("preClose", async () => {
+    deleteSubscriptions = channels.endAll();
+    mailboxes.clear();
+    for (const socket of silent) if (socket.bytesRead === 0) socket.destroy();
+  });
+  app.addHook("onClose", async () => {
+    await Promise.race([deleteSubscriptions(), sleep(2_000)]);
+  });
+
+  api.post(
+    `${NOTIFY_PATH}:secret`,
+    {
+      config: { access: "public" },
+      schema: {
+        hide: true,
+        params: z.object({ secret: z.string() }),
+        body: z.object({ subscriptionId: z.unknown().optional(), data: z.unknown().optional() }).loose(),
+      },
+    },
+    async (request, reply) => {
+      if (!channels.notify(request.params.secret, request.body)) throw problem(404, "live.unknownChannel");
+      return reply.code(204).send();
+    },
+  );
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, observation: Observation) {
+    const gateway = request.headers["gateway-authorization"];
+    const watch: Watch = {
+      ...observation.watch,
+      caller: callerOf(typeof gateway === "string" && gateway ? gateway : undefined),
+    };
+    const listen = (send: (value: unknown) => void, end: () => void) => {
+      let last = observation.since && JSON.stringify(observation.since.value);
+      return viaBroker(() =>
+        channels.listen(watch, observation.client, {
+          change(entity) {
+            const value = observation.valueOf(entity);
+            if (value === undefined) return;
+            if (observation.since) {
+              const text = JSON.stringify(value);
+              if (text === last) return;
+              last = text;
+            }
+            if (observation.keep?.(value) ?? true) send(value);
+          },
+          end,
+        }),
+      );
+    };
+    if (request.method !== "HEAD" && wantsEventStream(request)) {
+      let stream: ReturnType<typeof eventStream> | undefined;
+      const early: unknown[] = [];
+      const unlisten = await listen(
+        (value) => (stream ? stream.send(value) : early.push(value)),
+        () => stream?.end(),
+      );
+      stream = eventStream(reply, unlisten);
+      for (const value of early) stream.send(value);
+      return reply;
+    }
+    const key = JSON.stringify([
+      digest(request.bearer ?? ""),
+      watch.workspaceId,
+      watch.caller ?? "",
+      observation.about,
+      watch.entityId ?? watch.type,
+    ]);
+    await mailboxes.open(key, (sink) => listen(sink.push, sink.end));
+    if (request.method === "HEAD") return reply.code(200).send();
+    const taken = await mailboxes.take(key, reply);
+    if ("ended" in taken) throw problem(503, "live.channelEnded");
+    // The client left: nobody reads this answer, but the request ends.
+    if ("gone" in taken) return reply.code(204).send();
+    return reply.type("application/json").send(JSON.stringify(taken.value));
+  }
+
+  api.get(
+    "/api/workspace/:workspaceId/live/entities",
+    {
+      schema: {
+        tags: ["entities"],
+        summary: "The changes of entities, as they happen in the broker",
+        description:
+          "Server-Sent Events (Accept: text/event-stream): one message per changed entity, its data the " +
+          "entity as the broker notified it (normalized). Without that Accept header, a long poll: the next changed entity.",
+        params: z.object({ workspaceId: z.string() }),
+        querystring: z.object({
+          type: z.string().min(1).max(2_000),
+          id: z.string().min(1).max(2_000).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId } = request.params;
+      const data = await workspaceData(records, config, workspaceId, request);
+      const client = await viaBroker(() => data.broker());
+      return serve(request, reply, {
+        watch: { workspaceId, type: request.query.type, entityId: request.query.id },
+        client,
+        about: "entities",
+        valueOf: (entity) => entity,
+      });
+    },
+  );
+
+  return { channels, serve };
+}

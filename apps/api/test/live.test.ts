@@ -1,0 +1,204 @@
+import { describe, expect, it, vi } from "vitest";
+import { workspaceBroker, workspaceContextUrl } from "../src/context-data/broker-access.ts";
+import { LIVE_MARK, LiveChannels, NOTIFY_PATH, type Listener } from "../src/live/channels.ts";
+import { driver } from "./support/harness.ts";
+import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
+
+// The API's live channel on the embedded broker: the notification endpoint, the console's stream of
+// entity changes, and the life of the broker subscriptions the API owns.
+
+const ctx = useEmbeddedWorkspace();
+const quiet = { debug: () => undefined, warn: () => undefined };
+
+/** The broker client of the test workspace, as the API makes it. */
+async function broker() {
+  const row = await ctx.t.records.requireWorkspace(ctx.workspace.id);
+  return workspaceBroker(ctx.t.records, row, { context: workspaceContextUrl(ctx.t.config, row) });
+}
+
+const marked = async () =>
+  (await (await broker()).subscriptions()).filter((s) =>
+    String(s.description ?? "").startsWith(LIVE_MARK),
+  );
+
+/** A listener that records what it got. */
+function recorder() {
+  const got = { changes: [] as unknown[], ended: 0 };
+  const listener: Listener = { change: (e) => void got.changes.push(e), end: () => void got.ended++ };
+  return { got, listener };
+}
+
+/** Reads a Server-Sent Events response until `part` came. */
+function reader(res: Response) {
+  const stream = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  return {
+    until: async (part: string) => {
+      while (!text.includes(part)) text += (await stream.read()).value ?? "";
+      return text;
+    },
+  };
+}
+
+describe(`the live channel (${driver})`, () => {
+  it("streams a type's entity changes to the console as Server-Sent Events, fed by one broker subscription", async () => {
+    const { base, api, path } = ctx;
+    const token = await ctx.t.tokenFor("viewer");
+    const stop = new AbortController();
+    const res = await fetch(`${base}${path}/live/entities?type=Building`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${token}` },
+      signal: stop.signal,
+    });
+    expect(res.status).toBe(200);
+    const events = reader(res);
+    await events.until(": open");
+    const subscriptions = await marked();
+    expect(subscriptions).toHaveLength(1);
+    expect(subscriptions[0]).toMatchObject({
+      entities: [{ type: "Building" }],
+      notification: { endpoint: { uri: expect.stringContaining(`${base}${NOTIFY_PATH}`) } },
+    });
+    expect(Date.parse(String(subscriptions[0]!.expiresAt))).toBeGreaterThan(Date.now());
+    const written = Date.now();
+    const created = await api("POST", `${path}/entities`, {
+      id: "urn:ngsi-ld:Building:live-1",
+      type: "Building",
+      floors: { type: "Property", value: 2 },
+    });
+    expect(created.status).toBe(201);
+    const text = await events.until("urn:ngsi-ld:Building:live-1");
+    expect(Date.now() - written).toBeLessThan(1_000);
+    const data = JSON.parse(text.split("data: ")[1]!.split("\n")[0]!);
+    expect(data).toMatchObject({ id: "urn:ngsi-ld:Building:live-1", floors: { value: 2 } });
+    stop.abort();
+  });
+
+  it("takes a notification only at a channel's secret address and for its subscription", async () => {
+    const { base, t } = ctx;
+    const notify = (secret: string, body: unknown, language = "en") =>
+      t.app.inject({
+        method: "POST",
+        url: `${NOTIFY_PATH}${encodeURIComponent(secret)}`,
+        headers: { "accept-language": language },
+        payload: body as object,
+      });
+    const unknown = await notify("guessed", { subscriptionId: "urn:x", data: [] }, "fr");
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(unknown.body)).toMatchObject({
+      code: "live.unknownChannel",
+      detail: "Aucun canal en direct de cette API n’écoute à cette adresse.",
+    });
+    expect((await notify(".*+?(|\\", { subscriptionId: "urn:x" })).statusCode).toBe(404);
+    // A channel's own secret with another subscription's id is refused too.
+    const stop = new AbortController();
+    const res = await fetch(`${base}${ctx.path}/live/entities?type=Person`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${await t.tokenFor("viewer")}` },
+      signal: stop.signal,
+    });
+    await reader(res).until(": open");
+    const channel = (await marked()).find((s) =>
+      (s.entities as Array<{ type: string }>).some((e) => e.type === "Person"),
+    )!;
+    const uri = (channel.notification as { endpoint: { uri: string } }).endpoint.uri;
+    const secret = uri.slice(uri.indexOf(NOTIFY_PATH) + NOTIFY_PATH.length);
+    expect(secret.length).toBeGreaterThanOrEqual(43); // 256 random bits
+    expect((await notify(secret, { subscriptionId: "urn:ngsi-ld:Subscription:other", data: [] })).statusCode).toBe(404);
+    expect((await notify(secret, { subscriptionId: channel.id, data: [] })).statusCode).toBe(204);
+    stop.abort();
+  });
+
+  it("refuses a watch the broker refuses, without a 500, and asks for a type", async () => {
+    const { api, path } = ctx;
+    const missing = await api("GET", `${path}/live/entities`);
+    expect(missing.status).toBe(400);
+    const odd = await api(
+      "GET",
+      `${path}/live/entities?type=Building&id=${encodeURIComponent(".*+?(|\\")}`,
+      undefined,
+      { accept: "text/event-stream" },
+    );
+    expect(odd.status).toBe(400);
+    expect(odd.headers["content-type"]).toMatch(/^application\/problem\+json/);
+  });
+
+  it("keeps one subscription per watch, deletes it after its last listener left, and renews it meanwhile", async () => {
+    const client = await broker();
+    const channels = new LiveChannels("http://127.0.0.1:9", quiet, { lingerMs: 50, lifetimeMs: 1_000 });
+    const watch = { workspaceId: ctx.workspace.id, type: "Building", entityId: "urn:ngsi-ld:Building:kept" };
+    const before = (await marked()).length;
+    const first = recorder();
+    const second = recorder();
+    const leaveFirst = await channels.listen(watch, client, first.listener);
+    const leaveSecond = await channels.listen(watch, client, second.listener);
+    const mine = async () =>
+      (await marked()).filter((s) => JSON.stringify(s.entities).includes("urn:ngsi-ld:Building:kept"));
+    expect(await mine()).toHaveLength(1);
+    expect((await marked()).length).toBe(before + 1);
+    const expiry = Date.parse(String((await mine())[0]!.expiresAt));
+    await vi.waitFor(async () => expect(Date.parse(String((await mine())[0]!.expiresAt))).toBeGreaterThan(expiry), {
+      timeout: 3_000,
+    });
+    leaveFirst();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await mine()).toHaveLength(1); // one listener left
+    leaveSecond();
+    await vi.waitFor(async () => expect(await mine()).toHaveLength(0), { timeout: 3_000 });
+    expect(channels.size).toBe(0);
+  });
+
+  it("ends its listeners when the broker lost the subscription (they subscribe again)", async () => {
+    const client = await broker();
+    const channels = new LiveChannels("http://127.0.0.1:9", quiet, { lingerMs: 50, lifetimeMs: 400 });
+    const watch = { workspaceId: ctx.workspace.id, type: "Building", entityId: "urn:ngsi-ld:Building:lost" };
+    const { got, listener } = recorder();
+    await channels.listen(watch, client, listener);
+    const [lost] = (await marked()).filter((s) => JSON.stringify(s.entities).includes("Building:lost"));
+    await client.deleteSubscription(lost!.id);
+    await vi.waitFor(() => expect(got.ended).toBe(1), { timeout: 3_000 });
+    expect(channels.size).toBe(0);
+    // Its deletion (answered 404) is done before the API stops.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+
+  it("sweeps a previous run's leftovers at this address and expired ones, not another process's", async () => {
+    const client = await broker();
+    const here = "http://127.0.0.1:9";
+    const leftover = (uri: string, expiresAt: string) =>
+      client.createSubscription({
+        description: `${LIVE_MARK}: a previous run`,
+        entities: [{ type: "Person" }],
+        notification: { endpoint: { uri, accept: "application/json" } },
+        expiresAt,
+      });
+    const soon = new Date(Date.now() + 1_000).toISOString();
+    const later = new Date(Date.now() + 600_000).toISOString();
+    const previousRun = await leftover(`${here}${NOTIFY_PATH}old-secret`, later);
+    const otherProcess = await leftover(`http://127.0.0.2:9${NOTIFY_PATH}its-secret`, later);
+    const expired = await leftover(`http://127.0.0.2:9${NOTIFY_PATH}gone`, soon);
+    const unmarked = await client.createSubscription({
+      description: "a user's own",
+      entities: [{ type: "Person" }],
+      notification: { endpoint: { uri: `${here}${NOTIFY_PATH}x`, accept: "application/json" } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const channels = new LiveChannels(here, quiet, { lingerMs: 50, lifetimeMs: 60_000 });
+    const leave = await channels.listen(
+      { workspaceId: ctx.workspace.id, type: "Person" },
+      client,
+      recorder().listener,
+    );
+    const ids = (await client.subscriptions()).map((s) => s.id);
+    expect(ids).not.toContain(previousRun);
+    expect(ids).not.toContain(expired);
+    expect(ids).toContain(otherProcess);
+    expect(ids).toContain(unmarked);
+    leave();
+    // The channel goes after its linger: its deletion is done before the API stops.
+    const notifyingHere = async () =>
+      (await marked()).filter((s) => JSON.stringify(s.notification).includes(`${here}${NOTIFY_PATH}`));
+    await vi.waitFor(async () => expect(await notifyingHere()).toEqual([]), { timeout: 3_000 });
+    await client.deleteSubscription(otherProcess);
+    await client.deleteSubscription(unmarked);
+  });
+});

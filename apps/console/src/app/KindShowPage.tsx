@@ -1,0 +1,70 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import {
+  contractDetails,
+  contracts,
+  properties,
+  roles,
+  types,
+  woTThingDescriptions,
+  type KindDefinition,
+} from "@orrery/model";
+import { UsersPanel } from "../contracts/UsersPanel.tsx";
+import type { Item } from "../resources/queries.ts";
+import { ShowPage } from "../resources/ShowPage.tsx";
+import { SynchronizeContract, SynchronizeContractDetail, SynchronizeRole } from "../trust/Synchronize.tsx";
+import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
+import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
+import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
+
+/**
+ * A kind's show page (its code loads with the route, screens.tsx), with what is its own: a type's
+ * context file link and its properties' Import button, synchronisations, a contract detail's users.
+ */
+export default function KindShowPage({ kind }: { kind: KindDefinition }) {
+  return (
+    <ShowPage
+      kind={kind}
+      extra={extras[kind.kind]}
+      childActions={kind === types ? { [properties.kind]: <ImportPropertiesLink /> } : undefined}
+      deleteLocked={lockedDeletes.has(kind.kind) ? <DeleteLocked kind={kind} /> : undefined}
+      deleteNote={kind === contractDetails ? contractDetailLeftovers : undefined}
+    />
+  );
+}
+
+/** What a kind's show page has of its own: a type's context file link, a contract detail's users, a thing description's public URL. */
+const extras: Record<string, (item: Item) => ReactNode> = {
+  [types.kind]: (type) => <TypeContextLink type={type} />,
+  [contractDetails.kind]: (detail) => (
+    <>
+      <SynchronizeContractDetail detail={detail} />
+      <UsersPanel detail={detail} />
+    </>
+  ),
+  [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
+  [roles.kind]: (role) => <SynchronizeRole role={role} />,
+  [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
+};
+
+/**
+ * A contract detail's synchronisation made a role and its permissions in the identity manager: its
+ * delete leaves them there (spec: nothing removes them), so the confirmation says so.
+ */
+function contractDetailLeftovers(detail: Item, t: TFunction): string | undefined {
+  return detail.roleScopeName
+    ? t("contractDetails.deleteLeavesRole", { name: String(detail.roleScopeName) })
+    : undefined;
+}
+
+/**
+ * Kinds whose delete button is shown but stays disabled (spec section 2): a role's policy may be in
+ * an authorization registry, a contract's stakeholder in a trusted issuers list.
+ */
+const lockedDeletes = new Set(["roles", "contracts"]);
+
+function DeleteLocked({ kind }: { kind: KindDefinition }) {
+  const { t } = useTranslation();
+  return <>{t(`${kind.routeName}.deleteLocked`)}</>;
+}
