@@ -17,9 +17,7 @@ async function broker() {
 }
 
 const marked = async () =>
-  (await (await broker()).subscriptions()).filter((s) =>
-    String(s.description ?? "").startsWith(LIVE_MARK),
-  );
+  (await (await broker()).subscriptions()).filter((s) => String(s.description ?? "").startsWith(LIVE_MARK));
 
 /** A listener that records what it got. */
 function recorder() {
@@ -103,7 +101,9 @@ describe(`the live channel (${driver})`, () => {
     const uri = (channel.notification as { endpoint: { uri: string } }).endpoint.uri;
     const secret = uri.slice(uri.indexOf(NOTIFY_PATH) + NOTIFY_PATH.length);
     expect(secret.length).toBeGreaterThanOrEqual(43); // 256 random bits
-    expect((await notify(secret, { subscriptionId: "urn:ngsi-ld:Subscription:other", data: [] })).statusCode).toBe(404);
+    expect(
+      (await notify(secret, { subscriptionId: "urn:ngsi-ld:Subscription:other", data: [] })).statusCode,
+    ).toBe(404);
     expect((await notify(secret, { subscriptionId: channel.id, data: [] })).statusCode).toBe(204);
     stop.abort();
   });
@@ -136,9 +136,12 @@ describe(`the live channel (${driver})`, () => {
     expect(await mine()).toHaveLength(1);
     expect((await marked()).length).toBe(before + 1);
     const expiry = Date.parse(String((await mine())[0]!.expiresAt));
-    await vi.waitFor(async () => expect(Date.parse(String((await mine())[0]!.expiresAt))).toBeGreaterThan(expiry), {
-      timeout: 3_000,
-    });
+    await vi.waitFor(
+      async () => expect(Date.parse(String((await mine())[0]!.expiresAt))).toBeGreaterThan(expiry),
+      {
+        timeout: 3_000,
+      },
+    );
     leaveFirst();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(await mine()).toHaveLength(1); // one listener left

@@ -51,18 +51,17 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
   // A connection that never sent a byte holds no request, yet the server waits for its header
   // time-out (60 s) before it closes: undici's pools leave such connections to this process's
   // own embedded broker when calls overlap (the channels' renewals and sweeps), and they go at close.
-  const silent = new Set<Socket>();
+  const connections = new Set<Socket>();
   app.server.on("connection", (socket: Socket) => {
-    if (socket.bytesRead > 0) return;
-    silent.add(socket);
-    socket.once("data", () => silent.delete(socket)).once("close", () => silent.delete(socket));
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
   });
   // Streams end before the server closes (it waits for open requests); the subscriptions are
   // deleted after, when the brokers answer soon, else they expire.
   app.addHook("preClose", async () => {
     deleteSubscriptions = channels.endAll();
     mailboxes.clear();
-    for (const socket of silent) if (socket.bytesRead === 0) socket.destroy();
+    for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
   });
   app.addHook("onClose", async () => {
     await Promise.race([deleteSubscriptions(), sleep(2_000)]);
@@ -109,14 +108,19 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
       );
     };
     if (request.method !== "HEAD" && wantsEventStream(request)) {
-      let stream: ReturnType<typeof eventStream> | undefined;
+      // What comes between the subscription and the stream's opening is sent first.
       const early: unknown[] = [];
+      let ended = false;
+      let send = (value: unknown) => void early.push(value);
+      let end = () => void (ended = true);
       const unlisten = await listen(
-        (value) => (stream ? stream.send(value) : early.push(value)),
-        () => stream?.end(),
+        (value) => send(value),
+        () => end(),
       );
-      stream = eventStream(reply, unlisten);
-      for (const value of early) stream.send(value);
+      const stream = eventStream(reply, unlisten);
+      ({ send, end } = stream);
+      for (const value of early) send(value);
+      if (ended) end();
       return reply;
     }
     const key = JSON.stringify([

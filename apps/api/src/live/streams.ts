@@ -28,7 +28,7 @@ export function eventStream(reply: FastifyReply, onClose: () => void) {
   return {
     // JSON has no raw line break: one data line per event.
     send: (value: unknown) => void raw.write(`data: ${JSON.stringify(value)}\n\n`),
-    end: () => raw.end(),
+    end: () => void raw.end(),
   };
 }
 

@@ -200,7 +200,9 @@ export async function thingDescription(
             description: String(
               e.description ??
                 `A new value of ${String(wotProperty?.name ?? e.hasWoTProperty)} on the ${typeName} entity${
-                  "refused" in capacity || capacity.type === "FreeText" ? "" : ` within ${capacityText(capacity)}`
+                  "refused" in capacity || capacity.type === "FreeText"
+                    ? ""
+                    : ` within ${capacityText(capacity)}`
                 }, as the data service ${String(service?.name ?? e.hasDataService)} notifies it.`,
             ),
             data: wotPropertyTerms(wotProperty),

@@ -17,6 +17,7 @@ import { SynchronizeContract, SynchronizeContractDetail, SynchronizeRole } from 
 import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
+import { TryThingDescription } from "../wot/TryThingDescription.tsx";
 
 /**
  * A kind's show page (its code loads with the route, screens.tsx), with what is its own: a type's
@@ -43,7 +44,12 @@ const extras: Record<string, (item: Item) => ReactNode> = {
       <UsersPanel detail={detail} />
     </>
   ),
-  [woTThingDescriptions.kind]: (td) => <PublicThingDescriptionLink td={td} />,
+  [woTThingDescriptions.kind]: (td) => (
+    <>
+      <PublicThingDescriptionLink td={td} />
+      <TryThingDescription td={td} />
+    </>
+  ),
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
   [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
 };
