@@ -203,7 +203,9 @@ test("a workspace behind a VC verifier opens through the SIOP-2 popup, its calls
   await popup.getByRole("button", { name: "Present credential" }).click();
   await expect(page).toHaveURL(/\/workspace\/urn/);
   expect((await gated).headers()["gateway-authorization"]).toMatch(/^Bearer vc\./);
-  await expect(page.getByRole("link", { name: `Gated ${suffix}` })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Open workspaces" }).getByRole("link", { name: `Gated ${suffix}` }),
+  ).toBeVisible();
 
   // Its service is in SIOP-2 mode: a contract goes to the trusted issuers list.
   await page.goto(`/workspace/${encodeURIComponent(workspace)}/contracts/${encodeURIComponent(contract)}`);
