@@ -5,7 +5,7 @@
  *    each after a change (a type's description) that makes the model outdated. Goal under 500 ms.
  * 2. The chart's first render with those 200 types (one Relationship per type to the next type, so
  *    200 edges) in Chromium: from navigation start to 200 nodes in the page, in a fresh browser
- *    context (signed in, empty cache) each time. Median of 5. Goal under 1 s.
+ *    context (signed in, empty cache) each time. Median of 5. Goal under 700 ms (issue 26; was 1 s).
  * 3. Auto-discover over 50 types x 10,000 entities stored in the embedded broker (one run). Goal
  *    under 10 s.
  * Prints a table and writes bench/results/data-model.json. Run: `npx tsx bench/data-model.ts`
@@ -33,7 +33,7 @@ const DISCOVER_TYPES = sized(50, 2);
 const ENTITIES = sized(10_000, 40);
 const UPSERT_BATCH = 500;
 const RUNS = sized(5, 1);
-const GOALS = { generateMs: 500, chartMs: 1000, autoDiscoverS: 10 };
+const GOALS = { generateMs: 500, chartMs: 700, autoDiscoverS: 10 };
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql").split(",");
 const LOAD_BEFORE = loadAverage();
@@ -271,7 +271,7 @@ async function main(): Promise<number> {
   const goals = {
     generateUnder500Ms: gen("pglite") ? gen("pglite")!.medianMs < GOALS.generateMs : null,
     generateUnder500MsOnPostgresql: gen("postgresql") ? gen("postgresql")!.medianMs < GOALS.generateMs : null,
-    chartUnder1s: result.chart ? result.chart.medianMs < GOALS.chartMs : null,
+    chartUnder700Ms: result.chart ? result.chart.medianMs < GOALS.chartMs : null,
     autoDiscoverUnder10s: result.autoDiscover ? result.autoDiscover.seconds < GOALS.autoDiscoverS : null,
   };
   const rows = [
@@ -293,7 +293,7 @@ async function main(): Promise<number> {
       `Chart first render, ${TYPES} nodes (Chromium)`,
       result.chart ? `${result.chart.medianMs} ms` : "failed",
       `< ${GOALS.chartMs} ms`,
-      met(goals.chartUnder1s),
+      met(goals.chartUnder700Ms),
       result.chart?.runsMs.join(", ") ?? "",
     ],
     [

@@ -1,6 +1,6 @@
 /**
  * bench/entities-console (context-data issue, "Figures"): the entities tab's first page with
- * 100,000 entities of the type, in Chromium. Goal under 500 ms.
+ * 100,000 entities of the type, in Chromium. Goal under 400 ms (issue 26; was 500).
  * Setup: the real app on PGlite with the embedded broker; a workspace with one type (Sensor: name,
  * temperature, location), its data model generated; 100,000 entities upserted into the broker in
  * batches of 1,000 (/ngsi-ld/v1/entityOperations/upsert, with the workspace's @context as Link).
@@ -30,7 +30,7 @@ const root = resolve(import.meta.dirname, "..");
 const ENTITIES = Number(process.env.BENCH_ENTITIES ?? sized(100_000, 100));
 const BATCH = sized(1_000, 50);
 const RUNS = sized(5, 1);
-const GOAL_MS = 500;
+const GOAL_MS = 400;
 const LOAD_BEFORE = loadAverage();
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const round = (n: number) => Math.round(n * 10) / 10;

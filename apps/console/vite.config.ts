@@ -11,11 +11,27 @@ export default defineConfig({
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
       output: {
-        // Few files for a first screen: the browser opens six connections to the server, and each
-        // file waits for one. What the entry loads is one chunk; what lazy screens share is another.
+        // Few files a screen: the browser opens six connections to the server, and each file waits
+        // for one (behind the start-up's API calls on a workspace). What the entry loads is one
+        // chunk; each screen loads with its route (app/screens.tsx) its own chunk and two shared
+        // ones: react-bootstrap's parts that screens use, and the console's small shared modules.
+        // A large shared module (the forms' inputs, with react-hook-form) keeps a chunk of its own,
+        // so that the first screen stays the same however many screens there are (bench/console).
         codeSplitting: {
           groups: [
-            { name: "start", tags: ["$initial"], priority: 2 },
+            { name: "start", tags: ["$initial"], priority: 3 },
+            {
+              name: "bootstrap",
+              test: /node_modules\/(react-bootstrap|@restart|dom-helpers|react-transition-group|uncontrollable)\//,
+              priority: 2,
+            },
+            {
+              name: "common",
+              test: /\/apps\/console\/src\//,
+              minShareCount: 2,
+              maxModuleSize: 6000,
+              priority: 1,
+            },
           ],
         },
       },

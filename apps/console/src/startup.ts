@@ -48,7 +48,8 @@ export function workspaceAt(pathname: string): string | undefined {
  * Run by start-early.ts, inlined in index.html, while the browser is still fetching the console's
  * code (about 200 ms on a small machine): a signed-in start asks at once for what every screen
  * needs (permissions, console settings) and, on a workspace's address, for what its view shows
- * first (the entities tab's first page, the types and properties, the workspace record) and
+ * first (the entities tab's first page, the types, properties and data services the chart is laid
+ * out from at once, the workspace record) and
  * preloads the view's code (`viewCode`, the files of its chunks and stylesheets). The console's own
  * calls then take these responses instead of asking again, and its import of the view finds the
  * code loaded.
@@ -64,11 +65,8 @@ export function startEarly(viewCode: readonly string[] = []): void {
   };
   const workspaceId = workspaceAt(window.location.pathname);
   if (workspaceId) {
-    const firstPage = firstPageAt(new URLSearchParams(window.location.search));
-    if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
-    ask(`/api/workspace/${workspaceId}/types`);
-    ask(`/api/workspace/${workspaceId}/properties`);
-    ask(`/api/workspaces/${workspaceId}`);
+    // The code first: the server sends a file at once but may take a while over a long list, and
+    // the browser evaluates the code while the data is on its way.
     for (const href of viewCode) {
       // Vite's import of the view finds the stylesheet there and does not load it again.
       const link = document.createElement("link");
@@ -76,6 +74,12 @@ export function startEarly(viewCode: readonly string[] = []): void {
       link.href = href;
       document.head.append(link);
     }
+    const firstPage = firstPageAt(new URLSearchParams(window.location.search));
+    if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
+    ask(`/api/workspace/${workspaceId}/types`);
+    ask(`/api/workspace/${workspaceId}/properties`);
+    ask(`/api/workspace/${workspaceId}/data-services`);
+    ask(`/api/workspaces/${workspaceId}`);
   }
   ask("/api/authorization/permissions");
   ask("/api/console-config");

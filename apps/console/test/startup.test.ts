@@ -32,7 +32,15 @@ describe("start-up requests", () => {
     setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
     window.history.pushState(null, "", `/workspace/${ws}?typeId=${encodeURIComponent(type)}`);
     const asked = fakeFetch();
+    // The code is asked for first: the server would send it only after a long list otherwise.
+    let preloadedBeforeData = 0;
+    vi.mocked(fetch).mockImplementationOnce(async (url) => {
+      preloadedBeforeData = document.head.querySelectorAll('link[rel="modulepreload"]').length;
+      asked.push(String(url));
+      return new Response("[]", { headers: { "content-type": "application/json", "x-total-count": "7" } });
+    });
     startEarly(["/assets/WorkspaceView-1.js", "/assets/screens-2.js"]);
+    expect(preloadedBeforeData).toBe(2);
     const preloads = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')];
     expect(preloads.map((link) => new URL(link.href).pathname)).toEqual([
       "/assets/WorkspaceView-1.js",
@@ -44,6 +52,8 @@ describe("start-up requests", () => {
       firstPage,
       `/api/workspace/${ws}/types`,
       `/api/workspace/${ws}/properties`,
+      // The chart is laid out once, from the types, properties and data services together.
+      `/api/workspace/${ws}/data-services`,
       `/api/workspaces/${ws}`,
       "/api/authorization/permissions",
       "/api/console-config",
@@ -59,10 +69,10 @@ describe("start-up requests", () => {
     expect((await call<{ url: string }>(`/workspace/${ws}/types`)).data.url).toBe(
       `/api/workspace/${ws}/types`,
     );
-    expect(asked).toHaveLength(6); // nothing asked twice
+    expect(asked).toHaveLength(7); // nothing asked twice
     // Each answer is taken once: the next call asks again.
     await call(`/workspace/${ws}/types`);
-    expect(asked).toHaveLength(7);
+    expect(asked).toHaveLength(8);
     expect(takeEarly(firstPage)).toBeUndefined();
   });
 

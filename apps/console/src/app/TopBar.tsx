@@ -1,4 +1,4 @@
-import { Container, Nav, Navbar, NavDropdown } from "react-bootstrap";
+import { Container, Nav, Navbar } from "react-bootstrap";
 import { Link, NavLink } from "react-router";
 import { useTranslation } from "react-i18next";
 import { platformKinds } from "@orrery/model";
@@ -7,6 +7,7 @@ import { kindRoute, routeTo } from "../routes.ts";
 import { useSignOut } from "../auth/identityManager.ts";
 import { useOpenWorkspaces } from "../workspaces/openWorkspaces.ts";
 import { LanguageFlags } from "./Flags.tsx";
+import { NavMenu, NavMenuItem } from "./NavMenu.tsx";
 
 /** Administration menu order of the spec; data actions have no menu entry. */
 const administration = [
@@ -46,20 +47,20 @@ export function TopBar() {
                 {t("app.workspaces")}
               </Nav.Link>
               {trustModule && !can.showroom && can.registryTool && (
-                <NavDropdown title={t("app.tools")} id="tools-menu">
-                  <NavDropdown.Item as={Link} to={routeTo("tools.authorizationRegistries.home")}>
+                <NavMenu title={t("app.tools")} id="tools-menu">
+                  <NavMenuItem to={routeTo("tools.authorizationRegistries.home")}>
                     {t("tools.authorizationRegistries.title")}
-                  </NavDropdown.Item>
-                </NavDropdown>
+                  </NavMenuItem>
+                </NavMenu>
               )}
               {!can.showroom && adminKinds.length > 0 && (
-                <NavDropdown title={t("app.administration")} id="administration-menu">
+                <NavMenu title={t("app.administration")} id="administration-menu">
                   {adminKinds.map((kind) => (
-                    <NavDropdown.Item key={kind.kind} as={Link} to={kindRoute(kind, "index")}>
+                    <NavMenuItem key={kind.kind} to={kindRoute(kind, "index")}>
                       {t(`kinds.${kind.kind}.many`)}
-                    </NavDropdown.Item>
+                    </NavMenuItem>
                   ))}
-                </NavDropdown>
+                </NavMenu>
               )}
             </Nav>
             <div className="d-flex align-items-center gap-2 py-2 py-lg-0">

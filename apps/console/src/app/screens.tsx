@@ -52,14 +52,22 @@ export const AttributePage = screen(() => import("../context-data/AttributePage.
 export const AttributeCreate = screen(() =>
   named(import("../context-data/AttributeForm.tsx"), "AttributeCreate"),
 );
-export const AttributeEdit = screen(() => named(import("../context-data/AttributeForm.tsx"), "AttributeEdit"));
+export const AttributeEdit = screen(() =>
+  named(import("../context-data/AttributeForm.tsx"), "AttributeEdit"),
+);
 export const TemporalView = screen(() => import("../context-data/TemporalView.tsx"));
 export const SubscriptionForm = screen(() => import("../context-data/SubscriptionForm.tsx"));
 export const SubscriptionPage = screen(() => import("../context-data/SubscriptionPage.tsx"));
 
 /** A kind's list screen: the workspaces' and the types' are their own. */
 export const IndexPage = ({ kind }: { kind: KindDefinition }) =>
-  kind === workspaces ? <WorkspacesPage /> : kind === types ? <TypesIndexPage /> : <KindIndexPage kind={kind} />;
+  kind === workspaces ? (
+    <WorkspacesPage />
+  ) : kind === types ? (
+    <TypesIndexPage />
+  ) : (
+    <KindIndexPage kind={kind} />
+  );
 const indexScreenOf = (kind?: KindDefinition) =>
   kind === workspaces ? WorkspacesPage : kind === types ? TypesIndexPage : KindIndexPage;
 

@@ -1,4 +1,4 @@
-import { properties, types, workspaces } from "@orrery/model";
+import { dataServices, properties, types, workspaces } from "@orrery/model";
 import { prefetchFirstPage } from "../context-data/prefetch.ts";
 import { queryClient } from "../queryClient.ts";
 import { itemQuery, listQuery } from "../resources/queries.ts";
@@ -9,9 +9,10 @@ type Module = typeof import("../workspaces/WorkspaceView.tsx");
 let workspaceView: Promise<Module> | undefined;
 
 /**
- * The workspace view's code (with the chart and @xyflow/react), loaded once. The first call, on a
- * workspace's address, also starts what the view shows first: the entities tab's first page, the
- * types and properties, the workspace record (whether the tabs show). On a start at a workspace's
+ * The workspace view's code, loaded once (the chart's, with @xyflow/react and dagre, comes beside
+ * it). The first call, on a workspace's address, also starts what the view shows first: the
+ * entities tab's first page, the types, properties and data services (the chart is laid out once,
+ * from all three), the workspace record (whether the tabs show). On a start at a workspace's
  * address, startup.ts has already asked for them and preloaded the code: these calls take those.
  */
 export function loadWorkspaceView(): Promise<Module> {
@@ -20,9 +21,9 @@ export function loadWorkspaceView(): Promise<Module> {
   const workspaceId = workspaceAt(window.location.pathname);
   if (workspaceId && getSession()) {
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
-    for (const kind of [types, properties]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    for (const kind of [types, properties, dataServices])
+      void queryClient.prefetchQuery(listQuery(kind, workspaceId));
     void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
   }
   return workspaceView;
 }
-

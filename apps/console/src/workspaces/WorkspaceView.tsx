@@ -170,7 +170,7 @@ export function WorkspaceView() {
             <Card.Body>
               {typeList.isError || chartError ? (
                 <ErrorAlert error={typeList.error ?? chartError} />
-              ) : typeList.isPending || propertyList.isPending || !DataModelChart ? (
+              ) : typeList.isPending || propertyList.isPending || serviceList.isPending || !DataModelChart ? (
                 <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
               ) : typeList.data.length === 0 ? (
                 <Alert variant="info" className="mb-0">

@@ -1,0 +1,44 @@
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build, type Rolldown } from "vite";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+
+/** The console as `npm run build` makes it, kept in memory. */
+async function bundle(): Promise<Rolldown.OutputChunk[]> {
+  const mode = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production"; // vitest's "test" would build React's development code
+  const result = await build({
+    root,
+    configFile: resolve(root, "vite.config.ts"),
+    logLevel: "silent",
+    build: { write: false, sourcemap: false },
+  }).finally(() => (process.env.NODE_ENV = mode));
+  const { output } = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
+  return output.filter((file): file is Rolldown.OutputChunk => file.type === "chunk");
+}
+
+// Issue 26: the sign-in page and a list (bench/console's first screen) load under 170 kB of gzipped
+// JavaScript however many screens there are: each screen's code loads with its route.
+describe("first screen", () => {
+  it("is under 170 kB of gzipped JavaScript, without the forms', the chart's or the map's code", async () => {
+    const chunks = await bundle();
+    const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const loaded = new Set<string>();
+    const load = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      byFile.get(file)!.imports.forEach(load);
+    };
+    chunks.filter((chunk) => chunk.isEntry).forEach((chunk) => load(chunk.fileName));
+    const list = chunks.find((chunk) => chunk.facadeModuleId?.endsWith("/src/app/KindIndexPage.tsx"));
+    load(list!.fileName);
+    const files = [...loaded].map((file) => byFile.get(file)!);
+    const gzippedKB = files.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0) / 1024;
+    expect(gzippedKB).toBeLessThan(170);
+    const modules = files.flatMap((chunk) => chunk.moduleIds);
+    const screenCode = /react-hook-form|\/zod\/|@xyflow|@dagrejs|leaflet|uplot|papaparse|\/i18n\/fr\.json/;
+    expect(modules.filter((id) => screenCode.test(id))).toEqual([]);
+  }, 120_000);
+});
