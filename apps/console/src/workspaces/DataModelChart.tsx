@@ -202,6 +202,9 @@ export interface DataModelChartProps {
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
+  // Which types may be moved: the permissions may arrive after the chart's data (the view asks for
+  // its code and data first), and canMove is a new function on every render of the view.
+  const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
   const model = useMemo(() => {
     const { nodes, edges, bounds } = chartModel(props.types, props.properties, {
       selectedTypeId: props.selectedTypeId,
@@ -217,8 +220,8 @@ export default function DataModelChart(props: DataModelChartProps) {
       })),
       edges,
     };
-    // canMove is a new function on every render of the view; permissions do not change while it is shown.
-  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
+    // canMove itself is read through `movable`.
+  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices, movable]);
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);
   const edges = model.edges.map((e) => ({
