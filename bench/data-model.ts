@@ -126,9 +126,24 @@ async function timeChart(browser: Browser, base: string, ws: string) {
     runs.push((await handle.jsonValue()) as number);
     outer.push(performance.now() - start);
     edges = await tab.locator(".react-flow__edge").count();
+    if (process.env.BENCH_PROFILE && run === RUNS - 1) log(await whereTheTimeWent(tab));
     await context.close();
   }
   return { runs, outer, edges };
+}
+
+/** BENCH_PROFILE=1: the last run's requests and long tasks, from navigation start (ms). */
+function whereTheTimeWent(tab: import("playwright-core").Page) {
+  return tab.evaluate(() => {
+    const at = (n: number) => Math.round(n);
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const lines = [`  DOMContentLoaded ${at(nav.domContentLoadedEventEnd)} ms`];
+    for (const r of performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      lines.push(
+        `  ${at(r.startTime)}-${at(r.responseEnd)} ms ${r.name.replace(location.origin, "")} ${r.encodedBodySize} B`,
+      );
+    return lines.join("\n");
+  });
 }
 
 /** 10,000 entities over 50 types, upserted into the embedded broker in batches. */

@@ -67,7 +67,12 @@ test("an administrator builds a data model, generates it and arranges the chart"
 
   // Dragging saves the position; a reload finds the node there.
   const before = await nodePosition(page, "Room");
-  const box = (await nodes.filter({ hasText: "Room" }).boundingBox())!;
+  const room = nodes.filter({ hasText: "Room" });
+  // The success dialog fades out: hovering waits until the node itself receives the pointer (raw mouse
+  // events do not, and a press on the fading dialog drags nothing).
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await room.hover();
+  const box = (await room.boundingBox())!;
   const saved = page.waitForResponse(
     (r) => r.url().includes("/position-in-chart") && r.request().method() === "PUT",
   );

@@ -86,8 +86,11 @@ describe(`Smart Data Models import (${driver})`, () => {
       "refPointOfInterest",
     ]);
     const stored = (await api("GET", `${base}/properties`)).body;
+    // No PointOfInterest in the model: the relationship leaves it toward the type its name announces
+    // (the chart draws it leaving, not as a loop on its own type).
     expect(stored.find((p: { name: string }) => p.name === "refPointOfInterest")).toMatchObject({
       relationshipType: type.id,
+      relationshipTarget: "PointOfInterest",
       standard: true,
       mandatory: false,
     });
@@ -96,6 +99,20 @@ describe(`Smart Data Models import (${driver})`, () => {
       geoPropertyGeographic: false,
     });
     expect((await api("GET", `/api/workspaces/${workspace.id}`)).body.dataModelUpToDate).toBe(false);
+  });
+
+  it("points an imported relationship at the model's type it names", async () => {
+    const { type, base } = await typeInWorkspace();
+    const poi = (await api("POST", `${base}/types`, { name: "PointOfInterest" })).body;
+    const res = await api("POST", `${base}/properties/import`, {
+      typeId: type.id,
+      properties: [{ name: "refPointOfInterest", ngsiLdType: "Relationship" }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const stored = (await api("GET", `${base}/properties`)).body;
+    const imported = stored.find((p: { name: string }) => p.name === "refPointOfInterest");
+    expect(imported.relationshipType).toBe(poi.id);
+    expect(imported.relationshipTarget).toBeUndefined();
   });
 
   it("imports nothing when one property is refused, and says which and why", async () => {

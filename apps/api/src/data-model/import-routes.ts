@@ -20,6 +20,21 @@ const candidate = z.object({
 });
 
 /**
+ * Where an imported relationship points: Smart Data Models name a relationship after its target
+ * (refDevice → Device, hasBuilding → Building). A type of the model by that name is the target;
+ * otherwise the relationship leaves the model toward that name (relationshipType names the
+ * property's own type, as for auto-discovered ones, and the chart draws it leaving, not looping).
+ */
+export function relationshipTo(name: string, ownTypeId: string, typeIdsByName: ReadonlyMap<unknown, string>) {
+  const stem = /^(?:ref|has)([A-Z].*)$/.exec(name)?.[1] ?? name;
+  const target = stem.charAt(0).toUpperCase() + stem.slice(1);
+  const known = typeIdsByName.get(target);
+  return known
+    ? { relationshipType: known }
+    : { relationshipType: ownTypeId, relationshipTarget: target.slice(0, 200) };
+}
+
+/**
  * Import from Smart Data Models: the API fetches and reads the model (browsers cannot fetch
  * arbitrary hosts reliably), then imports the chosen properties all or nothing, in one transaction,
  * with a report per property (the original stopped half-way at the first failure).
@@ -71,11 +86,15 @@ export function registerImportRoutes(
       const existing = new Set(
         (await records.list(properties, workspaceId)).filter((p) => p.hasType === typeId).map((p) => p.name),
       );
+      const typeIdsByName = new Map((await records.list(types, workspaceId)).map((t) => [t.name, t.id]));
       const schema = writeSchema(properties, "create");
       const errors: FieldError[] = [];
       const inputs: Array<Record<string, unknown>> = [];
       for (const [i, item] of request.body.properties.entries()) {
-        // The spec's defaults for imported properties.
+        // The spec's defaults for imported properties; the target outside the model is read-only
+        // (not part of what a client may write), so it is put back after validation.
+        const target =
+          item.ngsiLdType === "Relationship" ? relationshipTo(item.name, typeId, typeIdsByName) : {};
         const payload = {
           standard: true,
           mandatory: false,
@@ -83,7 +102,7 @@ export function registerImportRoutes(
           multiValued: false,
           ...item,
           hasType: typeId,
-          ...(item.ngsiLdType === "Relationship" ? { relationshipType: typeId } : {}),
+          ...target,
         };
         if (existing.has(item.name)) {
           errors.push(fieldError(`properties.${i}.name`, "conflict.propertyName", { value: item.name }));
@@ -100,11 +119,8 @@ export function registerImportRoutes(
           continue;
         }
         try {
-          inputs.push(
-            hooks.prepare
-              ? await hooks.prepare(parsed.data as Record<string, unknown>, { workspaceId })
-              : (parsed.data as Record<string, unknown>),
-          );
+          const data = { ...(parsed.data as Record<string, unknown>), ...target };
+          inputs.push(hooks.prepare ? await hooks.prepare(data, { workspaceId }) : data);
         } catch (err) {
           if (!(err instanceof Problem)) throw err;
           for (const e of (err.extra.errors as FieldError[] | undefined) ?? [])

@@ -6,7 +6,6 @@ import {
   getSmoothStepPath,
   Handle,
   MarkerType,
-  Position,
   ReactFlow,
   useNodesState,
   type Edge,
@@ -27,6 +26,7 @@ import {
   targetsOf,
   type Bounds,
   type ChartEdge,
+  type ChartNode,
   type Point,
   type TypeNodeData,
 } from "./chartModel.ts";
@@ -36,11 +36,9 @@ import { DirectionMarker } from "./direction.tsx";
 const sanitiseIcon = (markup: string) =>
   DOMPurify.sanitize(markup, { USE_PROFILES: { svg: true, svgFilters: true } });
 
-const sides = [Position.Top, Position.Right, Position.Bottom, Position.Left];
-
 /**
  * A type: a button of the keyboard's tab order (Enter or Space selects it, as a click does), with a
- * handle on each side so that arrows leave and enter by the sides that face each other.
+ * handle on each side its arrows leave or enter by (the sides that face each other).
  */
 function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
   const { t } = useTranslation();
@@ -60,18 +58,16 @@ function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
         data.onSelect(id);
       }}
     >
-      {sides.flatMap((side) =>
-        (["source", "target"] as const).map((type) => (
-          <Handle
-            key={`${type}-${side}`}
-            id={`${type}-${side}`}
-            type={type}
-            position={side}
-            isConnectable={false}
-            className="invisible"
-          />
-        )),
-      )}
+      {data.handles.map((handle) => (
+        <Handle
+          key={handle.id}
+          id={handle.id}
+          type={handle.type}
+          position={handle.position}
+          isConnectable={false}
+          className="invisible"
+        />
+      ))}
       <span className="text-nowrap">{data.name}</span>
       {data.direction && (
         <span className="ms-1">
@@ -146,25 +142,31 @@ function RelationshipEdge(props: EdgeProps<Edge<ChartEdge["data"]>>) {
         ? getSmoothStepPath(ends)
         : getBezierPath(ends);
   return (
-    <BaseEdge
-      id={props.id}
-      path={path}
-      markerEnd={props.markerEnd}
-      style={props.style}
-      label={props.label}
-      labelX={labelX}
-      labelY={labelY}
-      labelStyle={props.labelStyle}
-      labelShowBg
-      labelBgStyle={props.labelBgStyle}
-      labelBgPadding={props.labelBgPadding}
-    />
+    <>
+      <BaseEdge id={props.id} path={path} markerEnd={props.markerEnd} style={props.style} />
+      {/* Drawn as it is, on a halo of the page's colour (legible where arrows cross): React Flow's own
+          label measures itself and draws again, per edge. */}
+      <text
+        x={labelX}
+        y={labelY}
+        className="data-model-edge-label"
+        textAnchor="middle"
+        dominantBaseline="central"
+      >
+        {props.label}
+      </text>
+    </>
   );
 }
 
 const edgeTypes = { relationship: RelationshipEdge };
 
-type ChartNodeData = TypeNodeData & { selected: boolean; onSelect: (typeId: string) => void };
+type ChartNodeData = TypeNodeData & {
+  selected: boolean;
+  onSelect: (typeId: string) => void;
+  /** The handles its arrows use: a node draws only those (eight on each of 200 types cost). */
+  handles: ChartNode["handles"];
+};
 
 /** Saves where a type was dropped, then refreshes the types so that a reload finds it there. */
 export function useSavePosition(workspaceId: string) {
@@ -202,45 +204,50 @@ export interface DataModelChartProps {
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
-  // Which types may be moved: the permissions may arrive after the chart's data (the view asks for
-  // its code and data first), and canMove is a new function on every render of the view.
-  const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
-  const model = useMemo(() => {
+  const laidOut = useMemo(() => {
     const { nodes, edges, bounds } = chartModel(props.types, props.properties, {
       selectedTypeId: props.selectedTypeId,
       hiddenGroups: props.hiddenGroups,
       dataServices: props.dataServices,
     });
+    const used = new Set(
+      edges.flatMap((e) => [`${e.source} ${e.sourceHandle}`, `${e.target} ${e.targetHandle}`]),
+    );
     return {
       bounds,
-      nodes: nodes.map((n) => ({
-        ...n,
-        draggable: canMove(n.id),
-        data: { ...n.data, selected: n.id === props.selectedTypeId, onSelect: props.onSelect },
+      nodes: nodes.map((n) => {
+        const handles = n.handles.filter((h) => used.has(`${n.id} ${h.id}`));
+        return {
+          ...n,
+          handles,
+          data: { ...n.data, handles, selected: n.id === props.selectedTypeId, onSelect: props.onSelect },
+        };
+      }),
+      edges: edges.map((e) => ({
+        ...e,
+        type: "relationship",
+        markerEnd: { type: MarkerType.ArrowClosed, color: neutralColour },
+        style: { stroke: neutralColour, strokeWidth: 2 },
       })),
-      edges,
     };
-    // canMove itself is read through `movable`.
-  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices, movable]);
+  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
+  // Which types may be moved, apart from the layout: the permissions may arrive after the chart's
+  // data, and the layout does not change with them. canMove is a new function on every render of
+  // the view: what it allows is what counts.
+  const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
+  const model = useMemo(
+    () => ({ ...laidOut, nodes: laidOut.nodes.map((n) => ({ ...n, draggable: canMove(n.id) })) }),
+    [laidOut, movable],
+  );
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);
-  const edges = model.edges.map((e) => ({
-    ...e,
-    type: "relationship",
-    markerEnd: { type: MarkerType.ArrowClosed, color: neutralColour },
-    style: { stroke: neutralColour, strokeWidth: 2 },
-    // Labels on a background of their own, legible where arrows cross.
-    labelStyle: { fontSize: 13, fill: "var(--bs-body-color)" },
-    labelBgStyle: { fill: "var(--bs-body-bg)" },
-    labelBgPadding: [4, 2] as [number, number],
-  }));
   const save = useSavePosition(props.workspaceId);
   const host = useRef<HTMLDivElement>(null);
   return (
     <div className="data-model-chart" role="figure" aria-label={t("workspace.chart")} ref={host}>
       <ReactFlow
         nodes={nodes}
-        edges={edges}
+        edges={model.edges}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
