@@ -77,7 +77,8 @@ export function startEarly(viewCode: readonly string[] = []): void {
     const firstPage = firstPageAt(new URLSearchParams(window.location.search));
     if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
     ask(`/api/workspace/${workspaceId}/types`);
-    ask(`/api/workspace/${workspaceId}/properties`);
+    // The chart's arrows only (queries.ts `chartProperties`): a model's properties run to megabytes.
+    ask(`/api/workspace/${workspaceId}/properties?ngsiLdType=Relationship`);
     ask(`/api/workspace/${workspaceId}/data-services`);
     ask(`/api/workspaces/${workspaceId}`);
   }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../src/api.ts";
 import { fetchEntities } from "../src/context-data/entityQueries.ts";
+import { chartProperties } from "../src/resources/queries.ts";
 import { setSession } from "../src/session.ts";
 import { startEarly, takeEarly } from "../src/startup.ts";
 
@@ -51,8 +52,9 @@ describe("start-up requests", () => {
     expect(asked).toEqual([
       firstPage,
       `/api/workspace/${ws}/types`,
-      `/api/workspace/${ws}/properties`,
-      // The chart is laid out once, from the types, properties and data services together.
+      // The chart's arrows: the same address as the chart's own query.
+      `/api/workspace/${ws}/properties?${new URLSearchParams(chartProperties)}`,
+      // The chart is laid out once, from the types, relationships and data services together.
       `/api/workspace/${ws}/data-services`,
       `/api/workspaces/${ws}`,
       "/api/authorization/permissions",

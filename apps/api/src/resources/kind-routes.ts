@@ -70,19 +70,28 @@ export function registerKindRoutes(
       }
     : {};
 
+  // A list may be narrowed by the fields that name a choice (`?ngsiLdType=Relationship`,
+  // `?hasType={id}`): the chart of a large model reads its relationships, not every property.
+  const filters = kind.fields.filter((f) => ["enum", "reference", "boolean"].includes(f.input) && !f.secret);
   api.get(
     collection,
     {
       ...pre,
       schema: {
         tags,
-        summary: `List ${kind.kind}, sorted by name`,
+        summary: `List ${kind.kind}, sorted by name${filters.length ? ", narrowed by the fields given" : ""}`,
+        querystring: z.object(
+          Object.fromEntries(filters.map((f) => [f.name, z.string().max(1000).optional()])),
+        ),
         response: { 200: z.array(read), ...errors },
       },
     },
     // A ready JSON string: the serializer sends strings as they are.
     async (request, reply) => {
-      const json = await records.listJson(kind, ws(request.params));
+      const where = Object.entries(request.query as Record<string, string | undefined>).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      );
+      const json = await records.listJson(kind, ws(request.params), where);
       if (!personal) return reply.type("application/json").send(json as never);
       return reply.send(withoutPersonal(kind, request, servedPath(request)!, JSON.parse(json)) as never);
     },

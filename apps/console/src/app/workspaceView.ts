@@ -1,7 +1,7 @@
 import { dataServices, properties, types, workspaces } from "@orrery/model";
 import { prefetchFirstPage } from "../context-data/prefetch.ts";
 import { queryClient } from "../queryClient.ts";
-import { itemQuery, listQuery } from "../resources/queries.ts";
+import { chartProperties, itemQuery, listQuery } from "../resources/queries.ts";
 import { getSession } from "../session.ts";
 import { workspaceAt } from "../startup.ts";
 
@@ -11,8 +11,8 @@ let workspaceView: Promise<Module> | undefined;
 /**
  * The workspace view's code, loaded once (the chart's, with @xyflow/react and dagre, comes beside
  * it). The first call, on a workspace's address, also starts what the view shows first: the
- * entities tab's first page, the types, properties and data services (the chart is laid out once,
- * from all three), the workspace record (whether the tabs show). On a start at a workspace's
+ * entities tab's first page, the types, relationships and data services (the chart is laid out
+ * once, from all three), the workspace record (whether the tabs show). On a start at a workspace's
  * address, startup.ts has already asked for them and preloaded the code: these calls take those.
  */
 export function loadWorkspaceView(): Promise<Module> {
@@ -21,8 +21,8 @@ export function loadWorkspaceView(): Promise<Module> {
   const workspaceId = workspaceAt(window.location.pathname);
   if (workspaceId && getSession()) {
     prefetchFirstPage(workspaceId, new URLSearchParams(window.location.search));
-    for (const kind of [types, properties, dataServices])
-      void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    for (const kind of [types, dataServices]) void queryClient.prefetchQuery(listQuery(kind, workspaceId));
+    void queryClient.prefetchQuery(listQuery(properties, workspaceId, chartProperties));
     void queryClient.prefetchQuery(itemQuery(workspaces, workspaceId));
   }
   return workspaceView;

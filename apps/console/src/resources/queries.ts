@@ -29,14 +29,35 @@ export const itemQuery = (kind: KindDefinition, id: string, workspaceId?: string
   queryFn: () => call<Item>(itemPath(kind, id, workspaceId)),
 });
 
-export const listQuery = (kind: KindDefinition, workspaceId?: string) => ({
-  queryKey: recordKeys.list(kind.kind, workspaceId),
-  queryFn: () => get<Item[]>(apiPath(kind, workspaceId)),
+/** A kind's list, or only its records with these field values (the API narrows it: `?field=value`). */
+export const listQuery = (
+  kind: KindDefinition,
+  workspaceId?: string,
+  where?: Readonly<Record<string, string>>,
+) => ({
+  queryKey: where
+    ? [...recordKeys.list(kind.kind, workspaceId), where]
+    : recordKeys.list(kind.kind, workspaceId),
+  queryFn: () =>
+    get<Item[]>(
+      where ? `${apiPath(kind, workspaceId)}?${new URLSearchParams(where)}` : apiPath(kind, workspaceId),
+    ),
 });
 
-export function useList(kind: KindDefinition, enabled = true, workspaceId?: string) {
+/** What the data-model chart reads of the properties: its arrows (startup.ts asks for the same address). */
+export const chartProperties = { ngsiLdType: "Relationship" } as const;
+
+export function useList(
+  kind: KindDefinition,
+  enabled = true,
+  workspaceId?: string,
+  where?: Readonly<Record<string, string>>,
+) {
   const scope = useScope(kind, workspaceId);
-  return useQuery({ ...listQuery(kind, scope), enabled: enabled && (kind.scope !== "workspace" || !!scope) });
+  return useQuery({
+    ...listQuery(kind, scope, where),
+    enabled: enabled && (kind.scope !== "workspace" || !!scope),
+  });
 }
 
 export function useItem(kind: KindDefinition, id: string | undefined, enabled = true, workspaceId?: string) {

@@ -17,12 +17,13 @@ import {
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
-import { useItem, useList } from "../resources/queries.ts";
+import { chartProperties, useItem, useList } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
 import { groupColours } from "./groupColours.ts";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
+import { PoliciesLink } from "../fdsc/PoliciesLink.tsx";
 
 type Chart = typeof import("./DataModelChart.tsx").default;
 let chart: Chart | undefined;
@@ -108,7 +109,7 @@ export function WorkspaceView() {
   const can = useCan();
   const workspace = useItem(workspaces, workspaceId);
   const typeList = useList(types);
-  const propertyList = useList(properties);
+  const propertyList = useList(properties, true, undefined, chartProperties);
   const serviceList = useList(dataServices);
   const [hiddenGroups, setHiddenGroups] = useState<Set<string>>(new Set());
   const { Chart: DataModelChart, error: chartError } = useChart();
@@ -162,6 +163,7 @@ export function WorkspaceView() {
                 {(data?.dataModelUpToDate === true ? [dataServices, roles, contracts] : [])
                   .filter((kind) => can.index(kind))
                   .map(kindLink)}
+                <PoliciesLink workspaceId={workspaceId} serviceId={data?.hasService} />
                 <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />
