@@ -10,7 +10,8 @@
  * BENCH_TIME_LIMIT_SECONDS (1800).
  */
 
-import { embeddedWorkspace, json, startApiProcess, type RunningApi } from "./lib/api.ts";
+import { startApiProcess } from "./lib/api.ts";
+import { buildingWorkspace as workspace, buildingsCsv as csv } from "./lib/buildings.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
 import { loadAverage, met, table, writeResults } from "./lib/report.ts";
 import { runBench } from "./lib/run.ts";
@@ -27,39 +28,6 @@ const LOAD_BEFORE = loadAverage();
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 1800);
 
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
-
-/** A workspace on the process's own embedded broker with a small Building model, generated. */
-async function workspace(api: RunningApi, port: string, tenant: string) {
-  const post = async (path: string, body: unknown) => json(api.call("POST", path, 201, body));
-  const ws = await embeddedWorkspace(api, Number(port), tenant, { tenant, dataModelName: tenant });
-  const path = `/api/workspace/${ws}`;
-  const type = await post(`${path}/types`, { name: "Building" });
-  const properties = [
-    { name: "name", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },
-    { name: "floors", ngsiLdType: "Property", propertyNgsiLdValueType: "Number" },
-    { name: "open", ngsiLdType: "Property", propertyNgsiLdValueType: "Boolean" },
-    { name: "location", ngsiLdType: "GeoProperty", geoPropertyNgsiLdType: "Point" },
-    { name: "owner", ngsiLdType: "Relationship", relationshipType: type.id },
-  ];
-  for (const p of properties) await post(`${path}/properties`, { ...p, hasType: type.id });
-  await api.call("POST", `${path}/data-model/generate`, 200);
-  return { path, typeId: type.id as string };
-}
-
-const row = (prefix: string, i: number) =>
-  [
-    `urn:ngsi-ld:Building:${prefix}${i}`,
-    "Building",
-    `"Building ${i}"`,
-    `"${i % 40},5"`,
-    i % 2 ? "true" : "false",
-    `"{""type"":""Point"",""coordinates"":[${(i % 360) - 180},${(i % 170) - 85}]}"`,
-    `urn:ngsi-ld:Building:${prefix}0`,
-  ].join(",");
-const csv = (prefix: string, n: number) =>
-  ["id,type,name,floors,open,location,owner", ...Array.from({ length: n }, (_, i) => row(prefix, i))].join(
-    "\r\n",
-  );
 
 /** The entity the original console built from a row, sent the way it did: GET it, then POST it. */
 const entity = (i: number) => ({

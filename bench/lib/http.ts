@@ -20,13 +20,14 @@ export function request(
   method: string,
   headers: Record<string, string> = {},
   body?: string,
+  pool: http.Agent = agent,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
       {
         method,
-        agent,
+        agent: pool,
         headers:
           body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) },
       },

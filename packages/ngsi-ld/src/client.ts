@@ -238,6 +238,16 @@ export class NgsiLdClient {
     this.pageSize = Math.max(1, Math.min(options.pageSize ?? cap, cap));
   }
 
+  /**
+   * What decides this client's answers (broker, tenant, headers, context, credentials), as one
+   * string: two clients with the same `answers` get the same answer to the same query. Meant for
+   * keys of work shared between callers, never for display (it holds credentials).
+   */
+  get answers(): string {
+    const { fetch: _fetch, timeoutMs: _timeout, label: _label, ...decisive } = this.options;
+    return JSON.stringify(decisive);
+  }
+
   /** True when temporal reads go to a separate Mintaka service. */
   get usesMintaka(): boolean {
     return Boolean(this.options.temporalBaseUrl);

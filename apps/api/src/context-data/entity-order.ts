@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { NgsiLdError, type Entity, type EntityQuery, type NgsiLdClient } from "@orrery/ngsi-ld";
 
 /**
@@ -30,12 +31,54 @@ export const byNameThenId = (a: Entity, b: Entity) =>
 const listed = (e: Entity): Entity => ({ id: e.id, type: e.type, ...(e.name ? { name: e.name } : {}) });
 
 /**
- * A page of every entity of the query in name order, those without a name included (asking
- * `attrs=name` would leave them out: NGSI-LD answers only the entities that have a listed attribute).
- * The broker's own page comes first, with its count: past `upTo` entities it is the answer (one
- * call, as for an unsorted list). Otherwise the named ones are read with only their name and the
- * others with `!name`, and sorted; a broker that does not know `!name` (it is not in every NGSI-LD
- * version) keeps its own order.
+ * Sorted lists being read, by what decides their answer: users opening the same list at the same
+ * time share one reading (50 at once on a list of 1,000 read it once, not 50 times). Only while it
+ * is read: a request that starts later reads again, so a change made before it is always seen.
+ */
+const reading = new Map<string, Promise<Entity[] | undefined>>();
+
+/**
+ * Every entity of the query, id, type and name, in name order; undefined when the broker does not
+ * know `!name`. Those without a name are included (asking `attrs=name` would leave them out:
+ * NGSI-LD answers only the entities that have a listed attribute): the named ones are read with
+ * only their name and the others with `!name`.
+ */
+function sortedByName(client: NgsiLdClient, all: EntityQuery, upTo: number): Promise<Entity[] | undefined> {
+  const key = createHash("sha256")
+    .update(JSON.stringify([client.answers, all, upTo]))
+    .digest("base64url");
+  const shared = reading.get(key);
+  if (shared) return shared;
+  const read = (async () => {
+    const named: EntityQuery = { ...all, attrs: ["name"] };
+    const unnamed: EntityQuery = { ...all, q: all.q ? `(${all.q});!name` : "!name" };
+    const every: Entity[] = [];
+    try {
+      for (const q of [named, unnamed])
+        for await (const entities of client.entityPages(q, { max: upTo }))
+          every.push(...entities.map(listed));
+    } catch (err) {
+      if (err instanceof NgsiLdError && err.status === 400) return undefined;
+      throw err;
+    }
+    // What each shows, read once (not at each of the n log n comparisons).
+    const keyed = every.map((entity) => ({ entity, shown: nameText(entity) ?? entity.id }));
+    keyed.sort(
+      (a, b) =>
+        collator.compare(a.shown, b.shown) ||
+        (a.entity.id < b.entity.id ? -1 : a.entity.id > b.entity.id ? 1 : 0),
+    );
+    return keyed.map((k) => k.entity);
+  })().finally(() => reading.delete(key));
+  reading.set(key, read);
+  return read;
+}
+
+/**
+ * A page of every entity of the query in name order, those without a name included. The broker's
+ * own page comes first, with its count: past `upTo` entities it is the answer (one call, as for an
+ * unsorted list). Otherwise every entity is read and sorted (sortedByName); a broker that does not
+ * know `!name` (it is not in every NGSI-LD version) keeps its own order.
  */
 export async function pageByName(
   client: NgsiLdClient,
@@ -47,16 +90,7 @@ export async function pageByName(
   const own = await client.queryEntities({ ...all, ...page, count: true });
   const brokers: OrderedPage = { ...own, order: "broker" };
   if (own.count === undefined || own.count > upTo) return brokers;
-  const named: EntityQuery = { ...all, attrs: ["name"] };
-  const unnamed: EntityQuery = { ...all, q: all.q ? `(${all.q});!name` : "!name" };
-  const every: Entity[] = [];
-  try {
-    for (const q of [named, unnamed])
-      for await (const entities of client.entityPages(q, { max: upTo })) every.push(...entities.map(listed));
-  } catch (err) {
-    if (err instanceof NgsiLdError && err.status === 400) return brokers;
-    throw err;
-  }
-  every.sort(byNameThenId);
+  const every = await sortedByName(client, all, upTo);
+  if (!every) return brokers;
   return { entities: every.slice(page.offset, page.offset + page.limit), count: every.length, order: "name" };
 }
