@@ -9,6 +9,7 @@ import { nameOf, type TypeRecord } from "./entityModel.ts";
 import { paths, useEntities } from "./entityQueries.ts";
 import { firstPageQuery } from "../startup.ts";
 import { EntityCard } from "./EntityCard.tsx";
+import { LiveBadge, useLiveEntities } from "./live.tsx";
 import { BellIcon, MapIcon, PlusIcon, TransferIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
 
@@ -51,6 +52,8 @@ function EntityList({
   const [text, setText] = useState(search);
   const [dialog, setDialog] = useState(false);
   const typed = useDebounced(text.trim());
+  // Entities written by others (devices, other consoles) appear without a reload.
+  const live = useLiveEntities({ workspaceId, type: type.name });
   const go = (change: { page?: number; size?: number; search?: string }, replace = false) =>
     setParams(
       (current) => {
@@ -87,7 +90,10 @@ function EntityList({
   return (
     <Card>
       <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-        <h2 className="h5 mb-0 text-break">{type.name}</h2>
+        <div className="d-flex align-items-center gap-2">
+          <h2 className="h5 mb-0 text-break">{type.name}</h2>
+          <LiveBadge state={live} />
+        </div>
         <div className="d-flex flex-wrap gap-2">
           <Button variant="outline-secondary" size="sm" onClick={() => onTab("subscriptions")}>
             <BellIcon /> <span className="visually-hidden-sm">{t("subscriptions.tab")}</span>

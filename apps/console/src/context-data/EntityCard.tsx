@@ -20,6 +20,7 @@ import { ClockIcon, LinkIcon, PlusIcon } from "./icons.tsx";
 import { entityHref, withQuery } from "./links.ts";
 import { Relationships } from "./Relationships.tsx";
 import { notify } from "../app/Toasts.tsx";
+import { LiveBadge, useLiveEntities } from "./live.tsx";
 
 /**
  * The entity card (workspace view, query entityId): the data-model properties present on the entity
@@ -39,6 +40,8 @@ export function EntityCard({
   const can = useCan();
   const model = useDataModel();
   const entity = useEntity(workspaceId, entityId);
+  // Its values change as devices and other clients write them.
+  const live = useLiveEntities({ workspaceId, type: type.name, entityId });
   const remove = useEntityMutation(workspaceId, () => entityCalls.remove(workspaceId, entityId), entityId);
   const deletion = useConfirmedDelete(({ onError }) =>
     remove.mutate(undefined, {
@@ -87,7 +90,10 @@ export function EntityCard({
       {remove.isError && <ErrorAlert error={remove.error} />}
       <Card>
         <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-          <h2 className="h5 mb-0 text-break">{title}</h2>
+          <div className="d-flex align-items-center gap-2">
+            <h2 className="h5 mb-0 text-break">{title}</h2>
+            <LiveBadge state={live} />
+          </div>
           <div className="d-flex gap-2">
             {canUpdate && (
               <Link

@@ -1,0 +1,114 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { EventSourceParserStream } from "eventsource-parser/stream";
+import { useEffect, useState } from "react";
+import { Badge } from "react-bootstrap";
+import { useTranslation } from "react-i18next";
+import { authorization, entityKeys } from "./entityQueries.ts";
+
+/** How often a screen refreshes itself when the broker cannot tell the API of changes. */
+export const POLL_SECONDS = 10;
+/** How long a screen polls before it tries the live stream again. */
+const RETRY_LIVE_MS = 60_000;
+/** Changes that come together (an import, a batch) refresh the screen once. */
+const SETTLE_MS = 150;
+
+export type LiveState = { mode: "connecting" } | { mode: "live" } | { mode: "polling"; seconds: number };
+
+/** What a screen watches: every entity of a type, or one entity. */
+export interface LiveWatch {
+  workspaceId: string;
+  type: string;
+  entityId?: string;
+}
+
+/**
+ * Opens the API's stream of changes (Server-Sent Events, `GET /api/workspace/{id}/live/entities`)
+ * with the session's headers (an EventSource cannot send them), and calls `changed` for each
+ * changed entity. Resolves when the stream ends; rejects when it cannot be opened or breaks.
+ */
+export async function streamChanges(
+  watch: LiveWatch,
+  on: { opened: () => void; changed: () => void },
+  signal: AbortSignal,
+): Promise<void> {
+  const query = new URLSearchParams({ type: watch.type, ...(watch.entityId ? { id: watch.entityId } : {}) });
+  const url = `/api/workspace/${encodeURIComponent(watch.workspaceId)}/live/entities?${query}`;
+  const response = await fetch(url, {
+    headers: { ...authorization(url), accept: "text/event-stream" },
+    signal,
+  });
+  if (!response.ok || !response.body) throw new Error(`live: ${response.status}`);
+  on.opened();
+  const events = response.body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream());
+  const reader = events.getReader();
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) return;
+    on.changed();
+  }
+}
+
+/**
+ * Keeps a screen's entities (the lists, the entity, its history) up to date by themselves: live
+ * from the API's stream, or, when the broker cannot reach the API (the stream fails), by polling
+ * every POLL_SECONDS, trying the stream again after a while. Returns the state the screen shows.
+ */
+export function useLiveEntities(watch: LiveWatch | undefined): LiveState {
+  const client = useQueryClient();
+  const [state, setState] = useState<LiveState>({ mode: "connecting" });
+  const { workspaceId = "", type = "", entityId } = watch ?? {};
+  useEffect(() => {
+    if (!workspaceId || !type) return;
+    const abort = new AbortController();
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    let poll: ReturnType<typeof setInterval> | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      void client.invalidateQueries({ queryKey: entityKeys.all(workspaceId) });
+      void client.invalidateQueries({ queryKey: ["context-data", workspaceId, "temporal"] });
+    };
+    const changed = () => {
+      clearTimeout(settle);
+      settle = setTimeout(refresh, SETTLE_MS);
+    };
+    const open = () => {
+      clearInterval(poll);
+      setState({ mode: "connecting" });
+      const opened = () => setState({ mode: "live" });
+      streamChanges({ workspaceId, type, entityId }, { opened, changed }, abort.signal).then(
+        () => !abort.signal.aborted && fallBack(),
+        () => !abort.signal.aborted && fallBack(),
+      );
+    };
+    const fallBack = () => {
+      setState({ mode: "polling", seconds: POLL_SECONDS });
+      poll = setInterval(refresh, POLL_SECONDS * 1000);
+      retry = setTimeout(open, RETRY_LIVE_MS);
+    };
+    open();
+    return () => {
+      abort.abort();
+      clearTimeout(settle);
+      clearInterval(poll);
+      clearTimeout(retry);
+    };
+  }, [client, workspaceId, type, entityId]);
+  return state;
+}
+
+/** Says how a screen keeps itself up to date: live, or refreshed every few seconds. */
+export function LiveBadge({ state }: { state: LiveState }) {
+  const { t } = useTranslation();
+  if (state.mode === "connecting") return null;
+  return state.mode === "live" ? (
+    <Badge bg="success" pill title={t("live.onHint")} data-testid="live-state">
+      ● {t("live.on")}
+    </Badge>
+  ) : (
+    <Badge bg="secondary" pill title={t("live.pollingHint")} data-testid="live-state">
+      {t("live.polling", { seconds: state.seconds })}
+    </Badge>
+  );
+}

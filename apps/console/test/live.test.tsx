@@ -1,0 +1,87 @@
+import "../src/i18n/index.ts";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { act, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { entityKeys } from "../src/context-data/entityQueries.ts";
+import { LiveBadge, POLL_SECONDS, useLiveEntities } from "../src/context-data/live.tsx";
+import { setSession } from "../src/session.ts";
+
+const ws = "urn:ngsi-ld:Workspace:w1";
+
+/** A screen that lists entities (counting its reads) and keeps itself live. */
+function Screen({ reads }: { reads: { count: number } }) {
+  const state = useLiveEntities({ workspaceId: ws, type: "Building" });
+  const list = useQuery({
+    queryKey: entityKeys.list(ws, {}),
+    queryFn: async () => ++reads.count,
+  });
+  return (
+    <>
+      <LiveBadge state={state} />
+      <output>read {list.data ?? 0}</output>
+    </>
+  );
+}
+
+function show(reads: { count: number }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <Screen reads={reads} />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("live entities", () => {
+  it("refreshes the screen when the stream tells of a change, with the session's headers", async () => {
+    setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
+    let push: (text: string) => void = () => {};
+    const asked: Array<{ url: string; headers: Record<string, string> }> = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init: RequestInit) => {
+        asked.push({ url, headers: init.headers as Record<string, string> });
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (text) => controller.enqueue(new TextEncoder().encode(text));
+            push(": open\n\n");
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    const reads = { count: 0 };
+    show(reads);
+    expect(await screen.findByTestId("live-state")).toHaveTextContent("Live");
+    await screen.findByText("read 1");
+    expect(asked[0]!.url).toBe(`/api/workspace/${encodeURIComponent(ws)}/live/entities?type=Building`);
+    expect(asked[0]!.headers).toMatchObject({ authorization: "Bearer t0k", accept: "text/event-stream" });
+    // Two changes at once (a batch): one refresh.
+    push(`data: ${JSON.stringify({ id: "urn:ngsi-ld:Building:1", type: "Building" })}\n\n`);
+    push(`data: ${JSON.stringify({ id: "urn:ngsi-ld:Building:2", type: "Building" })}\n\n`);
+    await screen.findByText("read 2");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(reads.count).toBe(2);
+  });
+
+  it("polls at a shown interval when the broker cannot reach the API", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ title: "Bad gateway" }), { status: 502 })),
+    );
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const reads = { count: 0 };
+    show(reads);
+    await waitFor(() =>
+      expect(screen.getByTestId("live-state")).toHaveTextContent(`every ${POLL_SECONDS} s`),
+    );
+    await screen.findByText("read 1");
+    await act(() => vi.advanceTimersByTimeAsync(POLL_SECONDS * 1000));
+    await screen.findByText("read 2");
+  });
+});
