@@ -2,7 +2,9 @@
  * API CRUD benchmark, on PGlite and on PostgreSQL: the API in its own process (as `npm start` runs
  * it), called over real HTTP on 127.0.0.1 from this one: create N context
  * brokers, read each one, list all of them; then, on a fresh database, the same N inserts straight
- * through Drizzle. Prints a table and writes bench/results/api-crud.json.
+ * through Drizzle. What the audit trail costs: the same creates against two APIs in one process of
+ * their own (bench/lib/trail-pair.ts), one with the trail and one without (AUDIT_TRAIL=off), by
+ * turns. Prints a table and writes bench/results/api-crud.json.
  *
  * Environment: BENCH_DATABASE_URL (a PostgreSQL role that may CREATE DATABASE; default: a
  * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
@@ -12,6 +14,7 @@ import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
 import { startApiProcess } from "./lib/api.ts";
+import { startTrailPair, type PairedApi } from "./lib/trail-pair.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
@@ -23,22 +26,30 @@ const CONCURRENCY = 8;
 const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
+const TRAIL_TURN = 100;
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
 const LOAD_BEFORE = loadAverage();
-const GOALS = { maxApiOverhead: 3, maxListP95Ms: 150 };
+const GOALS = { maxApiOverhead: 3, maxListP95Ms: 150, maxAuditTrailCost: 0.1 };
 
 interface DriverResult {
   driver: DriverName;
   source?: string;
   serverVersion?: string;
-  api?: { create: Figures; read: Figures; list: Figures; listResponseBytes: number };
+  api?: {
+    create: Figures;
+    read: Figures;
+    list: Figures;
+    listResponseBytes: number;
+  };
   direct?: { insert: Figures; batched: { rowsPerStatement: number; wallMs: number; perSecond: number } };
   /** API create wall time / direct insert wall time, same count and concurrency. */
   apiOverhead?: number;
-  goals?: { apiOverheadWithin3x: boolean; listP95Under150ms: boolean };
+  /** Creates of the trail pair, with the trail and without; cost = on wall time / off wall time - 1. */
+  auditTrail?: { on: Figures; off: Figures; cost: number };
+  goals?: { apiOverheadWithin3x: boolean; listP95Under150ms: boolean; auditTrailUnder10pct: boolean };
   error?: string;
 }
 
@@ -72,6 +83,10 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     // The API in its own process, as users run it: the load generator's HTTP client is not in its thread.
     const api = await startApiProcess(apiDb);
     closing(api.close);
+    const pairDbs = [await driver.vacant(), await driver.vacant()] as const;
+    for (const place of pairDbs) closing(place.dispose);
+    const pair = await startTrailPair(...pairDbs);
+    closing(pair.close);
     const db = directDb.storage.db;
 
     console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
@@ -84,6 +99,8 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       secrets: {},
     }));
     const create = new Sample();
+    const trailOn = new Sample();
+    const trailOff = new Sample();
     const insert = new Sample();
     for (let from = 0; from < N; from += CHUNK) {
       const to = Math.min(N, from + CHUNK);
@@ -91,6 +108,18 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
         const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
         ids[i] = (JSON.parse(created) as { id: string }).id;
       });
+      // The pair with the trail and without, by turns of TRAIL_TURN creates, each first every other
+      // turn: a few per cent is all they differ by, less than other work on the machine changes.
+      for (let at = from, turn = 0; at < to; at += TRAIL_TURN, turn++) {
+        const end = Math.min(to, at + TRAIL_TURN);
+        const through = (sample: Sample, paired: PairedApi) => () =>
+          sample.run(at, end, CONCURRENCY, async (i) => {
+            await paired.post("/api/context-brokers", 201, payload(i));
+          });
+        const on = through(trailOn, pair.trailOn);
+        const off = through(trailOff, pair.trailOff);
+        for (const run of turn % 2 ? [off, on] : [on, off]) await run();
+      }
       await insert.run(from, to, CONCURRENCY, async (i) => {
         await db.insert(records).values(rows[i]!);
       });
@@ -114,6 +143,8 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     }
     await api.close();
     await apiDb.dispose();
+    await pair.close();
+    for (const place of pairDbs) await place.dispose();
 
     await db.execute(sql`TRUNCATE records`);
     const start = performance.now();
@@ -121,19 +152,33 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const wallMs = Math.round(performance.now() - start);
     await directDb.dispose();
 
-    result.api = { create: create.figures(), read, list, listResponseBytes: Buffer.byteLength(lists[0]!) };
+    result.api = {
+      create: create.figures(),
+      read,
+      list,
+      listResponseBytes: Buffer.byteLength(lists[0]!),
+    };
     result.direct = {
       insert: insert.figures(),
       batched: { rowsPerStatement: BATCH_ROWS, wallMs, perSecond: Math.round((N / wallMs) * 1000) },
     };
     const overhead = result.api.create.wallMs / result.direct.insert.wallMs;
     result.apiOverhead = Math.round(overhead * 100) / 100;
+    const trailCost = trailOn.figures().wallMs / trailOff.figures().wallMs - 1;
+    result.auditTrail = {
+      on: trailOn.figures(),
+      off: trailOff.figures(),
+      cost: Math.round(trailCost * 1000) / 1000,
+    };
     result.goals = {
       apiOverheadWithin3x: overhead <= GOALS.maxApiOverhead,
       listP95Under150ms: result.api.list.p95Ms < GOALS.maxListP95Ms,
+      auditTrailUnder10pct: trailCost < GOALS.maxAuditTrailCost,
     };
   });
 }
+
+const pct = (cost?: number) => (cost === undefined ? "" : `${(cost * 100).toFixed(1)}%`);
 
 function print(results: DriverResult[]): void {
   const col = cellsOf(results);
@@ -153,6 +198,13 @@ function print(results: DriverResult[]): void {
     ["API overhead (create / insert time)", ...col((r) => `${r.apiOverhead}x`)],
     [`Goal: overhead <= ${GOALS.maxApiOverhead}x`, ...col((r) => met(r.goals?.apiOverheadWithin3x))],
     [`Goal: list p95 < ${GOALS.maxListP95Ms} ms`, ...col((r) => met(r.goals?.listP95Under150ms))],
+    ["Create, audit trail on (pair)", ...col((r) => rate(r.auditTrail?.on))],
+    ["Create, audit trail off (pair)", ...col((r) => rate(r.auditTrail?.off))],
+    ["Audit trail cost (on / off - 1)", ...col((r) => pct(r.auditTrail?.cost))],
+    [
+      `Goal: audit trail < ${GOALS.maxAuditTrailCost * 100}%`,
+      ...col((r) => met(r.goals?.auditTrailUnder10pct)),
+    ],
   ];
   console.log(
     `\nOrrery API CRUD: ${N} context brokers, ${CONCURRENCY} requests in flight, node ${process.version}\n`,
@@ -166,7 +218,9 @@ async function main(): Promise<number> {
   for (const name of DRIVERS) results.push(await benchDriver(name));
   if (stopping()) return 2; // stopped by the time limit or a signal: no figures to keep
   print(results);
-  const allGoalsMet = results.every((r) => r.goals?.apiOverheadWithin3x && r.goals.listP95Under150ms);
+  const allGoalsMet = results.every(
+    (r) => r.goals?.apiOverheadWithin3x && r.goals.listP95Under150ms && r.goals.auditTrailUnder10pct,
+  );
   const out = writeResults("api-crud", LOAD_BEFORE, {
     versions: Object.fromEntries(
       ["@electric-sql/pglite", "pg", "drizzle-orm", "fastify"].map((p) => [p, packageVersion(p)]),

@@ -27,7 +27,17 @@ export default defineConfig({
             },
             {
               name: "common",
-              test: /\/apps\/console\/src\//,
+              test: /\/apps\/console\/src\/(?!(context-data|workspaces|wot|audit|health|fdsc|brokers|trust|tools|contracts)\/)/,
+              minShareCount: 2,
+              maxModuleSize: 6000,
+              priority: 1,
+            },
+            // The small modules that the screens of one domain share (the context data's, the
+            // workspace's, the trust's...): a chunk of their own, which the first screen (sign-in,
+            // a list) does not load, however many such modules the screens add.
+            {
+              name: "screens-common",
+              test: /\/apps\/console\/src\/(context-data|workspaces|wot|audit|health|fdsc|brokers|trust|tools|contracts)\//,
               minShareCount: 2,
               maxModuleSize: 6000,
               priority: 1,

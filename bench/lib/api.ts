@@ -117,13 +117,10 @@ export async function adminToken(sessions: Sessions, config: Config): Promise<st
  * The API as users run it: its own Node process (`tsx apps/api/src/main.ts`), so the load
  * generator's HTTP client does not share the server's thread. Signs in as the dev admin.
  */
-export async function startApiProcess(
-  place: {
-    dataDir: string;
-    databaseUrl?: string;
-  },
-  env: Record<string, string> = {},
-): Promise<RunningApi & { token: string }> {
+export async function startApiProcess(place: {
+  dataDir: string;
+  databaseUrl?: string;
+}): Promise<RunningApi & { token: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the API process there when it exits.
@@ -139,7 +136,6 @@ export async function startApiProcess(
       DATABASE_URL: place.databaseUrl ?? "",
       LOG_LEVEL: "warn",
       AUTH_PROVIDER: "dev",
-      ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

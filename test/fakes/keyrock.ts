@@ -239,8 +239,23 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     };
     if (client.id !== options.clientId || client.secret !== options.clientSecret)
       return keyrockError(res, 401, "Invalid client: client is invalid");
-    if (!["authorization_code", "refresh_token", "password"].includes(form.get("grant_type") ?? ""))
+    if (
+      !["authorization_code", "refresh_token", "password", "client_credentials"].includes(
+        form.get("grant_type") ?? "",
+      )
+    )
       return keyrockError(res, 400, "Unauthorized client: `grant_type` is invalid");
+    // A token for the application itself (notes/trust-and-peers.md 2.1: Keyrock 8.4 grants it).
+    if (form.get("grant_type") === "client_credentials") {
+      const accessToken = opaque(20);
+      issuedTokens.push(accessToken);
+      return sendJson(res, 200, {
+        access_token: accessToken,
+        token_type: "bearer",
+        expires_in: expiresIn,
+        scope: ["bearer"],
+      });
+    }
     const code = form.get("code") ?? "";
     const grant = codes.get(code);
     if (!grant || grant.expiresAt < Date.now())
@@ -650,6 +665,18 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
       return authorize(req, res, q);
     if (route === "POST /oauth2/enable_app") return enableApp(req, res, q);
     if (route === "POST /oauth2/token") return token(req, res);
+    // Keyrock's version document; tag FIWARE_8.4 reports 8.3.0 (notes/keyrock-real.md).
+    if (route === "GET /version")
+      return sendJson(res, 200, {
+        keyrock: {
+          version: "8.3.0",
+          release_date: "2023-06-14",
+          uptime: "00:00:01.0",
+          git_hash: "https://github.com/ging/fiware-idm/releases/tag/8.3.0",
+          doc: "https://fiware-idm.readthedocs.io/en/8.3.0/",
+          api: { version: "v1", link: `http://${req.headers.host ?? "localhost"}/v1` },
+        },
+      });
     if (route === "GET /user") return userInfo(res, q);
     if (url.pathname === "/v1/auth/tokens" && ["POST", "DELETE"].includes(req.method!))
       return apiToken(req, res);

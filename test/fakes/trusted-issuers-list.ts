@@ -1,9 +1,12 @@
+import { createHash } from "node:crypto";
 import { listen, readBody, sendJson, type Listening } from "./http.ts";
 
 /**
- * A fake FIWARE trusted-issuers-list (its management API, api/trusted-issuers-list.yaml v4):
- * POST /issuer (201 with Location, 409 when the DID is there), GET, PUT (the body's DID must be the
- * path's) and DELETE /issuer/{did}, errors as RFC 7807 problem details.
+ * A fake FIWARE trusted-issuers-list (its management API, api/trusted-issuers-list.yaml of 0.8.1,
+ * and the TIR read API of the same process), answering as the Java service does (notes/fdsc.md §4):
+ * POST /issuer (201, empty body, `Location: /v4/issuers/{did}`; 409 "Issuer already exists."),
+ * GET /issuer paged by page number, GET, PUT (the body's DID must be the path's) and DELETE
+ * /issuer/{did} with an empty 404, and /v4/issuers whose `page[after]` is a page index.
  */
 export interface FakeTrustedIssuersList extends Listening {
   readonly issuers: Map<string, { did: string; credentials: unknown[] }>;
@@ -11,13 +14,13 @@ export interface FakeTrustedIssuersList extends Listening {
 
 export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrustedIssuersList> {
   const issuers = new Map<string, { did: string; credentials: unknown[] }>();
-  const problem = (status: number, title: string, detail: string) => ({
-    type: `https://httpstatuses.io/${status}`,
-    title,
-    status,
+  const invalid = (detail: string) => ({
+    status: 400,
+    title: "Received an invalid issuer configuration.",
     detail,
-    instance: `urn:uuid:${crypto.randomUUID()}`,
   });
+  const empty404 = (res: Parameters<Parameters<typeof listen>[0]>[1]) => void res.writeHead(404).end();
+  const sorted = () => [...issuers.keys()].sort();
   const parse = async (text: Promise<string>) => {
     try {
       const body = JSON.parse(await text) as { did?: unknown; credentials?: unknown };
@@ -31,35 +34,89 @@ export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrusted
   const server = await listen(async (req, res, url) => {
     const did = /^\/issuer\/(.+)$/.exec(url.pathname)?.[1];
     const id = did && decodeURIComponent(did);
+    if (req.method === "GET" && url.pathname === "/issuer") {
+      const page = Number(url.searchParams.get("page") ?? 0);
+      const pageSize = Number(url.searchParams.get("pageSize") ?? 10);
+      if (
+        !Number.isInteger(pageSize) ||
+        pageSize < 1 ||
+        pageSize > 100 ||
+        !Number.isInteger(page) ||
+        page < 0
+      )
+        return sendJson(res, 400, invalid("The page size must be between 1 and 100."));
+      const items = sorted().slice(page * pageSize, page * pageSize + pageSize);
+      return sendJson(res, 200, { total: issuers.size, pageSize: items.length, page, items });
+    }
+    const tir = /^\/v4\/issuers\/?(.*)$/.exec(url.pathname);
+    if (req.method === "GET" && tir) return tirAnswer(res, url, decodeURIComponent(tir[1]!));
     if (req.method === "POST" && url.pathname === "/issuer") {
       const issuer = await parse(readBody(req));
-      if (!issuer) return sendJson(res, 400, problem(400, "Bad Request", "did and credentials are required"));
+      if (!issuer) return sendJson(res, 400, invalid("did and credentials are required"));
       if (issuers.has(issuer.did))
-        return sendJson(res, 409, problem(409, "Conflict", "Issuer already exists"));
+        return sendJson(res, 409, {
+          status: 409,
+          title: "Conflict.",
+          detail: "Issuer already exists.",
+          instance: issuer.did,
+        });
       issuers.set(issuer.did, issuer);
-      res.writeHead(201, { location: `/issuer/${encodeURIComponent(issuer.did)}` }).end();
+      // It points at the TIR read API, not at /issuer.
+      res.writeHead(201, { location: `/v4/issuers/${issuer.did}` }).end();
       return;
     }
     if (id && req.method === "GET")
-      return issuers.has(id)
-        ? sendJson(res, 200, issuers.get(id))
-        : sendJson(res, 404, problem(404, "Not Found", id));
+      return issuers.has(id) ? sendJson(res, 200, issuers.get(id)) : empty404(res);
     if (id && req.method === "PUT") {
       const issuer = await parse(readBody(req));
-      if (!issuer || issuer.did !== id)
-        return sendJson(res, 400, problem(400, "Bad Request", "the body's did must be the path's"));
-      if (!issuers.has(id)) return sendJson(res, 404, problem(404, "Not Found", id));
+      if (!issuer) return sendJson(res, 400, invalid("did and credentials are required"));
+      if (issuer.did !== id) return sendJson(res, 400, invalid("Did does not match the issuer object."));
+      if (!issuers.has(id)) return empty404(res);
       issuers.set(id, issuer);
       return sendJson(res, 200, issuer);
     }
     if (id && req.method === "DELETE") {
-      if (!issuers.delete(id)) return sendJson(res, 404, problem(404, "Not Found", id));
+      if (!issuers.delete(id)) return empty404(res);
       res.writeHead(204).end();
       return;
     }
     if (req.method === "GET" && url.pathname === "/_fake/issuers")
       return sendJson(res, 200, [...issuers.values()]);
-    return sendJson(res, 404, problem(404, "Not Found", url.pathname));
+    return sendJson(res, 404, { status: 404, title: "Not Found", detail: "Page Not Found" });
   }, port);
+
+  /** The TIR read API: `page[after]` is a page index (links carry page numbers), hashes are base64. */
+  function tirAnswer(res: Parameters<Parameters<typeof listen>[0]>[1], url: URL, did: string) {
+    const self = `http://${url.host}/v4/issuers`;
+    if (did) {
+      if (!/^did:[^:]+:.+$/.test(did)) return sendJson(res, 400, invalid("The did is not valid."));
+      const issuer = issuers.get(did);
+      if (!issuer) return empty404(res);
+      const attributes = issuer.credentials.map((credential) => {
+        const body = Buffer.from(JSON.stringify(credential)).toString("base64");
+        return { hash: createHash("sha256").update(body).digest("base64"), body, issuerType: "Undefined" };
+      });
+      return sendJson(res, 200, { did, attributes });
+    }
+    const size = Number(url.searchParams.get("page[size]") ?? 100);
+    const after = Number(url.searchParams.get("page[after]") ?? 0);
+    const all = sorted();
+    const items = all.slice(after * size, after * size + size).map((d) => ({ did: d, href: `${self}/${d}` }));
+    if (!all.length) return sendJson(res, 200, { items: [], total: 0, pageSize: 0, self });
+    const last = Math.max(0, Math.ceil(all.length / size) - 1);
+    const link = (n: number) => `${self}?page[size]=${size}&page[after]=${n}`;
+    return sendJson(res, 200, {
+      self,
+      items,
+      total: all.length,
+      pageSize: items.length,
+      links: {
+        first: link(0),
+        last: link(last),
+        ...(after > 0 ? { prev: link(after - 1) } : {}),
+        ...(after < last ? { next: link(after + 1) } : {}),
+      },
+    });
+  }
   return { ...server, issuers };
 }

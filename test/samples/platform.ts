@@ -99,6 +99,25 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
         implementationName: "fiware-trusted-issuers-list",
         implementationVersion: "0.4.0",
       };
+    case "policy-administration-points":
+      return {
+        name: `PAP ${n}`,
+        scheme: "http",
+        host: "odrl-pap",
+        port: 8080,
+        organizationDid: "did:web:provider.example.org",
+        implementationName: "odrl-pap",
+        implementationVersion: "1.4.3",
+      };
+    case "credentials-config-services":
+      return {
+        name: `CCS ${n}`,
+        scheme: "http",
+        host: "verifier",
+        port: 8090,
+        implementationName: "fiware-vc-verifier",
+        implementationVersion: "6.2.0",
+      };
     case "data-actions":
       return { name: `action-${n}` };
     default:

@@ -1,7 +1,7 @@
 import formbody from "@fastify/formbody";
 import Fastify, { type FastifyInstance } from "fastify";
 import { validatorCompiler } from "fastify-type-provider-zod";
-import { ngsiLdBroker } from "@orrery/broker";
+import { brokerVersion, ngsiLdBroker } from "@orrery/broker";
 import { allKinds, type KindDefinition } from "@orrery/model";
 import { registerGuard } from "./auth/guard.ts";
 import { registerDevDirectory } from "./auth/providers/dev-directory.ts";
@@ -10,6 +10,7 @@ import { devProvider } from "./auth/providers/dev.ts";
 import { keyrockProvider } from "./auth/providers/keyrock.ts";
 import { oidcProvider } from "./auth/providers/oidc.ts";
 import type { IdentityProvider } from "./auth/providers/provider.ts";
+import { registerAudit } from "./audit/routes.ts";
 import { registerAuthRoutes } from "./auth/routes.ts";
 import { Sessions } from "./auth/sessions.ts";
 import { createCipher, loadKey } from "./cipher.ts";
@@ -17,6 +18,7 @@ import type { Config } from "./config.ts";
 import { registerConsole } from "./console.ts";
 import { registerEntityRoutes } from "./context-data/entities-routes.ts";
 import { registerImportExportRoutes } from "./context-data/import-export-routes.ts";
+import { registerRegistrationRoutes } from "./context-data/registrations-routes.ts";
 import { registerSubscriptionRoutes } from "./context-data/subscriptions-routes.ts";
 import { registerTemporalRoutes } from "./context-data/temporal-routes.ts";
 import { registerImportRoutes } from "./data-model/import-routes.ts";
@@ -34,9 +36,11 @@ import { contractHooks } from "./contracts/rules.ts";
 import { wotHooks } from "./wot/rules.ts";
 import { trustHooks } from "./trust/rules.ts";
 import { registerSynchronizeRoutes } from "./trust/synchronize-routes.ts";
+import { registerFdscRoutes } from "./fdsc/routes.ts";
 import { registerSiop2Routes } from "./trust/siop2-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerLiveRoutes } from "./live/routes.ts";
+import { registerHealthRoutes } from "./health/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -130,6 +134,7 @@ export async function buildApp(
   await registerHttpHeaders(app, config);
   registerGuard(app, sessions);
   registerHostileInputCheck(app);
+  registerAudit(app, records, config);
 
   registerAuthRoutes(app, { config, db, sessions, provider, policy, signInProblem });
 
@@ -156,14 +161,18 @@ export async function buildApp(
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);
+  registerRegistrationRoutes(app, records);
   registerTemporalRoutes(app, records, config);
   registerAuthorizationRegistryProxies(app, records);
   registerSynchronizeRoutes(app, records);
+  registerFdscRoutes(app, records);
+  registerHealthRoutes(app, records, db, config);
   await registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
+  await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
   return { app, routes, records, sessions };
 }

@@ -37,10 +37,19 @@ export interface Config {
     adminPassword: string;
   };
   oidc: { issuer: string; clientId: string; clientSecret: string; rolesClaim: string; scope: string };
+  /** The audit trail of every change (AUDIT_TRAIL, on; off only to measure what it costs). */
+  auditTrail: boolean;
+  /** Days an audit event is kept before the background retention removes it (AUDIT_RETENTION_DAYS, 365). */
+  auditRetentionDays: number;
   /** Tile URL template of the console's map; empty: no tiles (nothing fetched, as in tests). */
   mapTileUrl: string;
   /** A Google service account for the Sheets proxy; without it the proxy answers 501. */
   googleSheets?: { keyFile: string; sheetsUrl: string; tokenUrl?: string };
+  /**
+   * Health of the registered components (Status page): how often each is checked in the background
+   * (HEALTH_CHECK_INTERVAL_SECONDS, 0 = only on demand) and how long one check waits (HEALTH_CHECK_TIMEOUT_SECONDS).
+   */
+  health: { intervalSeconds: number; timeoutSeconds: number };
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -75,6 +84,25 @@ function corsOrigins(list: string, consoleUrl: string): string[] {
   }
   if (consoleUrl) origins.push(new URL(consoleUrl).origin);
   return [...new Set(origins)];
+}
+
+/** A whole number of at least 1, or the default when unset; anything else stops the start. */
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a whole number of at least 1 (got "${value}")`);
+  return n;
+}
+
+/** A number of seconds from the environment; one that is not a number, or below `min`, stops the start. */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`${name} must be a number of seconds, at least ${min} (got "${raw}")`);
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
@@ -122,7 +150,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       rolesClaim: env.OIDC_ROLES_CLAIM ?? "roles",
       scope: env.OIDC_SCOPE ?? "openid profile email",
     },
+    auditTrail: bool(env.AUDIT_TRAIL, true),
+    auditRetentionDays: positive("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS, 365),
     mapTileUrl: env.MAP_TILE_URL ?? "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+    health: {
+      intervalSeconds: seconds(env, "HEALTH_CHECK_INTERVAL_SECONDS", 60, 0),
+      timeoutSeconds: seconds(env, "HEALTH_CHECK_TIMEOUT_SECONDS", 10, 0.1),
+    },
     googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
       ? {
           keyFile: resolve(baseDir, env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE),

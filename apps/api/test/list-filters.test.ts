@@ -31,7 +31,9 @@ describe(`lists narrowed by a field (${driver})`, () => {
     expect(await names("")).toEqual(["height", "refBuilding", "temperature"]);
     expect(await names("?ngsiLdType=Relationship")).toEqual(["refBuilding"]);
     expect(await names(`?hasType=${encodeURIComponent(room.id)}`)).toEqual(["refBuilding", "temperature"]);
-    expect(await names(`?hasType=${encodeURIComponent(room.id)}&ngsiLdType=Property`)).toEqual(["temperature"]);
+    expect(await names(`?hasType=${encodeURIComponent(room.id)}&ngsiLdType=Property`)).toEqual([
+      "temperature",
+    ]);
     // A value is a value, never a pattern: hostile bytes match nothing.
     expect(await names(`?ngsiLdType=${encodeURIComponent(".*+?(|\\%_'")}`)).toEqual([]);
     // A free-text field does not narrow a list (only choices do): the whole list.

@@ -204,4 +204,28 @@ describe(`the live channel (${driver})`, () => {
     await client.deleteSubscription(otherProcess);
     await client.deleteSubscription(unmarked);
   });
+  it("ends a channel whose broker cannot deliver to the API, and refuses others a while: screens poll", async () => {
+    const client = await broker();
+    // An address the broker cannot reach (nothing listens at port 9).
+    const channels = new LiveChannels("http://127.0.0.1:9", quiet, {
+      lingerMs: 50,
+      lifetimeMs: 60_000,
+      checkMs: 100,
+    });
+    const id = "urn:ngsi-ld:Building:unreachable";
+    const watch = { workspaceId: ctx.workspace.id, type: "Building", entityId: id };
+    const { got, listener } = recorder();
+    await channels.listen(watch, client, listener);
+    const written = await ctx.api("POST", `${ctx.path}/entities`, {
+      id,
+      type: "Building",
+      name: { type: "Property", value: "Out of reach" },
+    });
+    expect(written.status).toBe(201);
+    await vi.waitFor(() => expect(got.ended).toBe(1), { timeout: 10_000 });
+    expect(got.changes).toEqual([]);
+    const refused = await channels.listen(watch, client, recorder().listener).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ status: 503, said: { detail: { code: "live.brokerCannotNotify" } } });
+    await ctx.api("DELETE", `${ctx.path}/entities/${encodeURIComponent(id)}`);
+  });
 });

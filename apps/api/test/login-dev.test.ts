@@ -57,12 +57,13 @@ describe(`dev login over HTTP (${driver})`, () => {
     expect((await api("POST", "/api/context-brokers", {})).status).toBe(403);
   });
 
-  it("gives the viewer read access only", async () => {
+  it("gives the viewer read access only (but the audit trail)", async () => {
     const { token } = issued(await submit(await loginPage(), { username: "viewer", password: "viewer" }));
     const api = client(t, token);
     expect((await api("GET", "/api/authorization/permissions")).body).toEqual([
-      { action: "GET", resource: "^/api/.*" },
+      { action: "GET", resource: "^/api/(?!audit(/|$)).*" },
     ]);
+    expect((await api("GET", "/api/audit")).status).toBe(403);
     expect((await api("GET", "/api/data-actions")).status).toBe(200);
     expect((await api("POST", "/api/data-actions", {})).status).toBe(403);
   });

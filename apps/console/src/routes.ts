@@ -9,6 +9,10 @@ const fixed = {
   authentication: "/authentication",
   "callbacks.authentication": "/callbacks/authentication",
   workspace: "/workspace/:workspaceId",
+  // Administration → Activity: the audit trail.
+  activity: "/activity",
+  // Administration → Status: the health of every registered component.
+  status: "/status",
   "tools.authorizationRegistries.home": "/tools/authorization-registries",
   // Import from Smart Data Models into a type (spec section 2); its static last segment ranks above properties.show.
   "properties.import": "/workspace/:workspaceId/types/:typeId/properties/import",
@@ -21,6 +25,17 @@ const fixed = {
     "/workspace/:workspaceId/types/:typeId/temporal-entities/:entityId/properties/:propertyId",
   "subscriptions.create": "/workspace/:workspaceId/subscriptions/create",
   "subscriptions.show": "/workspace/:workspaceId/subscriptions/:subscriptionId",
+  // FIWARE Data Space Connector (apps/console/src/fdsc): the PAP's policies of a workspace, a
+  // service's credential configuration, a trusted issuers list's issuers (DIDs, one encoded segment).
+  "odrlPolicies.index": "/workspace/:workspaceId/odrl-policies",
+  "odrlPolicies.create": "/workspace/:workspaceId/odrl-policies/create",
+  "odrlPolicies.show": "/workspace/:workspaceId/odrl-policies/:policyId",
+  "odrlPolicies.edit": "/workspace/:workspaceId/odrl-policies/:policyId/edit",
+  "credentialConfiguration.show": "/services/:id/credential-configuration",
+  "trustedIssuers.index": "/trusted-issuers-lists/:id/issuers",
+  "trustedIssuers.create": "/trusted-issuers-lists/:id/issuers/create",
+  "trustedIssuers.show": "/trusted-issuers-lists/:id/issuers/:did",
+  "trustedIssuers.edit": "/trusted-issuers-lists/:id/issuers/:did/edit",
 } as const;
 
 /** Where a kind's pages live in the console. */

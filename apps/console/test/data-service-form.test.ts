@@ -4,7 +4,7 @@ import { writeSchema } from "@orrery/model/schema";
 import i18n from "../src/i18n/index.ts";
 import { instantToLocal, localToInstant } from "../src/resources/FieldInput.tsx";
 import { serverFieldText } from "../src/resources/fieldErrors.ts";
-import { directionOf } from "../src/workspaces/direction.tsx";
+import { directionOf } from "../src/data-services/direction.tsx";
 
 const type = "urn:ngsi-ld:Type:1";
 const bare = { hasEntityType: type, isOffer: true };

@@ -87,6 +87,7 @@ describe("translation catalogues", () => {
       /^dataServices\.direction\./,
       /\.deleteLocked$/,
       /^synchronization\.(roles|contracts|contractDetails)\./,
+      /^registrations\.modes\./,
     ];
     const unused = enKeys.filter(
       (k) => !used.has(k) && !dynamic.some((re) => re.test(k)) && !code.includes(`"${k}"`),

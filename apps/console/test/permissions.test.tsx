@@ -203,6 +203,10 @@ describe("top bar", () => {
       "Authorization registry grants",
       "VC verifiers",
       "Trusted issuers lists",
+      "Policy administration points",
+      "Credentials configuration services",
+      "Activity",
+      "Status",
     ]);
   });
 

@@ -22,9 +22,20 @@ export const isUri = (s: unknown): s is string =>
 /** Characters the spec forbids in names (4.6.2), plus whitespace and controls. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what the check rejects
 const badNameChar = /[<>"'=;()\s\x00-\x1f\x7f]/;
+/**
+ * A name is a term of the @context or an IRI (4.6.2). A term cannot hold what no IRI may hold
+ * (`{}|\^` and the backquote) nor the delimiters of the query language and of URLs (`?#/&[]`,
+ * a compact IRI's `:` sends it to the IRI rule); an IRI must parse as one. So `P?|{{` is refused,
+ * as Orion-LD does, while `temperature`, `ex:speed` and full IRIs pass.
+ */
+const badTermChar = /[{}|\\^`?#/&[\]]/;
 export function checkName(name: string, what: string): void {
-  if (name === "" || name.length > 512 || badNameChar.test(name))
-    throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
+  const invalid =
+    name === "" ||
+    name.length > 512 ||
+    badNameChar.test(name) ||
+    (name.includes(":") ? !isUri(name) : badTermChar.test(name));
+  if (invalid) throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
 }
 
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;

@@ -10,6 +10,7 @@ import { registerEntityRoutes } from "./entities.ts";
 import { hostileValue, maxJsonDepth, type HostileFlaw } from "@orrery/model";
 import { NgsiLdError, badRequest, invalidRequest } from "./problems.ts";
 import { registerQueryRoutes } from "./query.ts";
+import { registerRegistrationRoutes } from "./registrations.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
 import { SubscriptionStore } from "./subscription-store.ts";
 import { registerSubscriptionRoutes } from "./subscriptions.ts";
@@ -158,6 +159,7 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   registerDiscoveryRoutes(app, broker);
   registerSubscriptionRoutes(app, broker);
   registerTemporalRoutes(app, broker, temporal);
+  registerRegistrationRoutes(app, broker, options);
 
   const noOperation = (method: string, url: string) =>
     new NgsiLdError("ResourceNotFound", `no NGSI-LD operation ${method} ${url.split("?")[0]} in this broker`);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { isUri, parseAttribute, parseEntity } from "./attributes.ts";
+import { checkName, isUri, parseAttribute, parseEntity } from "./attributes.ts";
 import type { Broker } from "./broker.ts";
+import { retrieveWithSources } from "./federation.ts";
 import type { StoredEntity } from "./model.ts";
 import {
   appendAttributes,
@@ -90,7 +91,16 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
       stringParam(query, "format"),
       attrs && new Set(attrs),
     );
-    const entity = await store.get(ngsi.tenant, id);
+    // With the matching inclusive registrations' sources (federation.ts), unless local=true.
+    const entity = await retrieveWithSources(
+      broker,
+      request,
+      reply,
+      ngsi,
+      id,
+      attrs,
+      await store.get(ngsi.tenant, id),
+    );
     if (!entity) throw notFound(`entity ${id} does not exist`);
     if (attrs && !attrs.some((a) => a in entity.attrs))
       throw notFound(`entity ${id} has none of the attributes ${attrs.join(", ")}`);
@@ -136,6 +146,8 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     if (options.some((o) => o !== "noOverwrite")) throw badRequest(`unknown option in ${options.join(",")}`);
     const id = entityId(request.params);
     const { ngsi, parsed } = await entityBody(request, id, "full");
+    if (Object.keys(parsed.attrs).length === 0 && !parsed.types)
+      throw badRequest("the body has no attribute to append");
     const outcome = await change(ngsi.tenant, id, (e, now) =>
       appendAttributes(e, parsed, now, options.includes("noOverwrite")),
     );
@@ -152,6 +164,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
       requireId: false,
       requireType: false,
     });
+    if (Object.keys(parsed.attrs).length === 0) throw badRequest("the body has no attribute to update");
     const outcome = await change(ngsi.tenant, id, (e, now) => updateAttributes(e, parsed, now));
     return answerUpdate(reply, ngsi, outcome);
   });
@@ -161,12 +174,14 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     checkParams(request.query as Query, []);
     const id = entityId(request.params);
     const attrName = (request.params as { attrId: string }).attrId;
+    checkName(attrName, "attribute");
     const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
     const ctx = ngsi.context;
     const body = request.body;
     if (typeof body !== "object" || body === null || Array.isArray(body))
       throw badRequest("the body must be an attribute fragment (a JSON object)");
     const { "@context": _ignored, ...fragmentBody } = body as Record<string, unknown>;
+    if (Object.keys(fragmentBody).length === 0) throw badRequest("the body is an empty attribute fragment");
     const parsed = parseAttribute(attrName, fragmentBody, ctx, "fragment");
     if (parsed === "delete" || parsed.length !== 1)
       throw badRequest("the body must be one attribute fragment");
@@ -183,8 +198,10 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
     const datasetId = stringParam(query, "datasetId");
     if (datasetId !== undefined && !isUri(datasetId)) throw badRequest("datasetId must be a URI");
     const deleteAll = boolParam(query, "deleteAll");
+    const attrName = (request.params as { attrId: string }).attrId;
+    checkName(attrName, "attribute");
     const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
-    const iri = ngsi.context.expand((request.params as { attrId: string }).attrId);
+    const iri = ngsi.context.expand(attrName);
     await change(ngsi.tenant, id, (e, now) => ({
       entity: deleteAttribute(e, iri, { datasetId, deleteAll }, now),
       updated: [],

@@ -22,6 +22,10 @@
  *   after each one by the process that made it; counts are remembered until it changes (storage.ts).
  *   The default tenant gets its row here (the store never inserts it: it always exists).
  *
+ * - broker_csource_registrations and broker_csource_subscriptions (0006): context source
+ *   registrations (registration-model.ts, names expanded) and the subscriptions to them, one row
+ *   each per tenant; a tenant has few, so they are matched in memory (registrations.ts).
+ *
  * The runner splits each migration on ";": no statement may contain one.
  */
 export const brokerMigrations: Array<{ name: string; sql: string }> = [
@@ -125,6 +129,33 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
     sql: `
       ALTER TABLE broker_tenants ADD COLUMN writes bigint NOT NULL DEFAULT 0;
       INSERT INTO broker_tenants (name) VALUES ('') ON CONFLICT DO NOTHING
+    `,
+  },
+  {
+    name: "broker_0006_csource_registrations",
+    sql: `
+      CREATE TABLE broker_csource_registrations (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        body jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, id)
+      );
+      CREATE TABLE broker_csource_subscriptions (
+        tenant text NOT NULL,
+        id text NOT NULL,
+        body jsonb NOT NULL,
+        delivery_status text,
+        times_sent integer NOT NULL DEFAULT 0,
+        times_failed integer NOT NULL DEFAULT 0,
+        last_notification timestamptz,
+        last_success timestamptz,
+        last_failure timestamptz,
+        created_at timestamptz NOT NULL,
+        modified_at timestamptz NOT NULL,
+        PRIMARY KEY (tenant, id)
+      )
     `,
   },
 ];

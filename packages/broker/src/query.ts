@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Geometry } from "geojson";
 import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
+import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
 import type { StoredEntity } from "./model.ts";
 import {
@@ -140,7 +141,10 @@ async function answer(
   await broker.store.requireTenant(ngsi.tenant);
   const shown = query.attrs ? new Set(query.attrs.map((a) => ngsi.context.expand(a))) : undefined;
   const options = renderOptions(stringParam(params, "options"), stringParam(params, "format"), shown);
-  const result = await runQuery(broker, ngsi, query, page);
+  // With the matching inclusive registrations' sources (federation.ts), unless local=true.
+  const result = await queryWithSources(broker, request, reply, ngsi, query, page, (p) =>
+    runQuery(broker, ngsi, query, p),
+  );
   if (result.total !== undefined && page.count) reply.header("NGSILD-Results-Count", String(result.total));
   const links = paginationLinks(request, page, result.more);
   if (links.length) reply.header("link", links);

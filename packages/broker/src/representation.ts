@@ -62,7 +62,12 @@ export function renderEntity(
 export function renderInstance(instance: Instance, ctx: CompiledContext, options: RenderOptions): unknown {
   const member = valueMemberOf[instance.type];
   const raw = instance[member];
-  const value = member === "vocab" ? compactVocab(raw as string | string[], ctx) : raw;
+  const value =
+    member === "vocab"
+      ? compactVocab(raw as string | string[], ctx)
+      : instance.type === "Property"
+        ? compactSingleton(raw)
+        : raw;
   if (options.format === "simplified") return value;
   const out: Record<string, unknown> = {};
   if (options.format === "normalized") out.type = instance.type;
@@ -86,6 +91,14 @@ export function renderInstance(instance: Instance, ctx: CompiledContext, options
     if (instance.type === "Property" && !conciseAmbiguous(value)) return value;
   }
   return out;
+}
+
+/**
+ * A Property's value is a JSON-LD set: compaction gives a set of one element as the element
+ * itself, as Orion-LD answers. Not an array inside an array, which would be read back as another value.
+ */
+function compactSingleton(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 && !Array.isArray(value[0]) ? value[0] : value;
 }
 
 /** A bare object value would be read back as another attribute type or a GeoJSON geometry. */

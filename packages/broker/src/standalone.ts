@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
 import { ngsiLdBroker, type BrokerOptions } from "./broker.ts";
+import { brokerVersion } from "./version.ts";
 import { openBrokerStorage, type BrokerStorage } from "./database.ts";
 
 /**
@@ -38,6 +39,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   });
   try {
     await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", ...options.broker, db: storage.db });
+    await app.register(brokerVersion);
     await app.listen({ port: options.port ?? 1026, host: options.host ?? "127.0.0.1" });
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -138,6 +138,73 @@ export class TemporalStore {
     });
   }
 
+  /**
+   * Deletes an attribute's instances (5.6.13): those without datasetId, those of one datasetId, or
+   * with deleteAll every one; how many went.
+   */
+  async removeAttribute(
+    tenant: string,
+    id: string,
+    attribute: string,
+    which: { datasetId?: string; deleteAll: boolean },
+  ): Promise<number> {
+    const dataset = which.deleteAll ? sql`` : sql` AND dataset_id = ${which.datasetId ?? ""}`;
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        DELETE FROM broker_attribute_instances
+        WHERE tenant = ${tenant} AND entity_id = ${id} AND attribute = ${attribute}${dataset}
+        RETURNING 1`),
+    );
+    return rows.length;
+  }
+
+  /** One instance of an attribute, by its instanceId. */
+  async instance(
+    tenant: string,
+    id: string,
+    attribute: string,
+    instanceId: string,
+  ): Promise<Instance | undefined> {
+    const rows = rowsOf<{ value: Instance }>(
+      await this.db.execute(sql`
+        SELECT value FROM broker_attribute_instances
+        WHERE tenant = ${tenant} AND entity_id = ${id} AND attribute = ${attribute} AND instance_id = ${instanceId}`),
+    );
+    return rows[0]?.value;
+  }
+
+  /** Replaces an instance's content, keeping its instanceId (5.6.14); whether it was there. */
+  async replaceInstance(
+    tenant: string,
+    id: string,
+    attribute: string,
+    instanceId: string,
+    instance: Instance,
+  ): Promise<boolean> {
+    const modified = instance.modifiedAt!;
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        UPDATE broker_attribute_instances
+        SET value = ${JSON.stringify(instance)}::jsonb, dataset_id = ${instance.datasetId ?? ""},
+            observed_at = coalesce(${instance.observedAt ?? null}::timestamptz, observed_at),
+            modified_at = ${modified}::timestamptz
+        WHERE tenant = ${tenant} AND entity_id = ${id} AND attribute = ${attribute} AND instance_id = ${instanceId}
+        RETURNING 1`),
+    );
+    return rows.length > 0;
+  }
+
+  /** Deletes one instance (5.6.15); whether it was there. */
+  async removeInstance(tenant: string, id: string, attribute: string, instanceId: string): Promise<boolean> {
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        DELETE FROM broker_attribute_instances
+        WHERE tenant = ${tenant} AND entity_id = ${id} AND attribute = ${attribute} AND instance_id = ${instanceId}
+        RETURNING 1`),
+    );
+    return rows.length > 0;
+  }
+
   /** A page of entities with a history, by id. `where` may use the columns id and types. */
   async entities(
     tenant: string,

@@ -4,8 +4,16 @@ import { checkName, isDateTime, isUri, parseAttribute, parseTypes } from "./attr
 import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
 import { parseGeoQuery } from "./geo.ts";
-import { valueMemberOf, type Instance } from "./model.ts";
-import { checkParams, intParam, listParam, pageParams, stringParam, type Query } from "./params.ts";
+import { instanceMembers, NGSI_LD_NULL, valueMemberOf, type Instance } from "./model.ts";
+import {
+  boolParam,
+  checkParams,
+  intParam,
+  listParam,
+  pageParams,
+  stringParam,
+  type Query,
+} from "./params.ts";
 import { badRequest, notFound } from "./problems.ts";
 import { checkPattern, runQuery, type EntityQuery } from "./query.ts";
 import { parseQuery } from "./query-language.ts";
@@ -164,6 +172,50 @@ function parseInstances(
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The body of a PATCH on an instance: the instance fragment itself (as the ETSI test suite sends
+ * it), or wrapped under the attribute's name, alone or in an array of one (as Stellio accepts it).
+ */
+function instanceFragment(body: unknown, attrId: string, attribute: string, ctx: CompiledContext): Instance {
+  if (!isObject(body)) throw badRequest("the body must be an attribute instance fragment (a JSON object)");
+  const { "@context": _context, ...rest } = body;
+  let raw: unknown = rest;
+  const keys = Object.keys(rest);
+  if (keys.length === 1 && !instanceMembers.has(keys[0]!) && ctx.expand(keys[0]!) === attribute) {
+    raw = rest[keys[0]!];
+    if (Array.isArray(raw)) {
+      if (raw.length !== 1) throw badRequest("the body must hold one attribute instance");
+      raw = raw[0];
+    }
+  }
+  if (!isObject(raw) || Object.keys(raw).length === 0)
+    throw badRequest("the body is an empty attribute instance fragment");
+  if (raw.instanceId !== undefined) throw badRequest("an instance's instanceId cannot be changed");
+  const parsed = parseAttribute(attrId, raw, ctx, "fragment");
+  if (parsed === "delete" || parsed.length !== 1) throw badRequest("the body must be one attribute instance");
+  return parsed[0]!;
+}
+
+/** The fragment's members over the stored instance; another attribute type replaces it whole. */
+function mergeInstance(
+  existing: Instance,
+  fragment: Instance,
+  attrId: string,
+  ctx: CompiledContext,
+  now: string,
+): Instance {
+  const stamps = { createdAt: existing.createdAt ?? now, modifiedAt: now };
+  if (fragment.type && fragment.type !== existing.type) {
+    const whole = parseAttribute(attrId, fragment, ctx, "full");
+    if (whole === "delete") throw badRequest("the body must be one attribute instance");
+    return { ...whole[0]!, ...stamps };
+  }
+  const next: Instance = { ...existing, ...fragment, type: existing.type, ...stamps };
+  for (const [key, v] of Object.entries(next))
+    if (v === NGSI_LD_NULL && !instanceMembers.has(key)) delete next[key];
+  return next;
+}
 
 export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, temporal: TemporalStore): void {
   const { contexts } = broker;
@@ -336,6 +388,60 @@ export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, tem
     const instances = parseInstances(body, ngsi.context, { id, types: existing.types }, now);
     if (instances.length === 0) throw badRequest("the body has no attribute instances");
     await temporal.write(ngsi.tenant, { id, types: existing.types }, instances, now);
+    return reply.code(204).send();
+  });
+
+  /** The attribute of a temporal route, checked and expanded, and its entity, which must have a history. */
+  async function target(request: FastifyRequest, ngsi: NgsiRequest) {
+    const id = entityId(request.params);
+    const { attrId, instanceId } = request.params as { attrId: string; instanceId?: string };
+    checkName(attrId, "attribute");
+    if (instanceId !== undefined && !isUri(instanceId))
+      throw badRequest(`instance id ${JSON.stringify(instanceId)} is not a URI`);
+    const existing = await temporal.exists(ngsi.tenant, id);
+    if (!existing) throw notFound(`entity ${id} has no temporal history`);
+    return { id, attrId, attribute: ngsi.context.expand(attrId), instanceId: instanceId! };
+  }
+
+  // Delete Attribute from Temporal Representation of an Entity (5.6.13).
+  app.delete("/temporal/entities/:entityId/attrs/:attrId", async (request, reply) => {
+    const query = request.query as Query;
+    checkParams(query, ["datasetId", "deleteAll"]);
+    const datasetId = stringParam(query, "datasetId");
+    if (datasetId !== undefined && !isUri(datasetId)) throw badRequest("datasetId must be a URI");
+    const deleteAll = boolParam(query, "deleteAll");
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
+    const { id, attrId, attribute } = await target(request, ngsi);
+    const removed = await temporal.removeAttribute(ngsi.tenant, id, attribute, { datasetId, deleteAll });
+    if (removed === 0)
+      throw notFound(
+        `entity ${id} has no instance of ${attrId}${deleteAll ? "" : datasetId ? ` with datasetId ${datasetId}` : " without datasetId"}`,
+      );
+    return reply.code(204).send();
+  });
+
+  // Modify Attribute Instance in Temporal Representation of an Entity (5.6.14).
+  app.patch("/temporal/entities/:entityId/attrs/:attrId/:instanceId", async (request, reply) => {
+    checkParams(request.query as Query, []);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
+    const { id, attrId, attribute, instanceId } = await target(request, ngsi);
+    const fragment = instanceFragment(request.body, attrId, attribute, ngsi.context);
+    const existing = await temporal.instance(ngsi.tenant, id, attribute, instanceId);
+    if (!existing) throw notFound(`${attrId} of ${id} has no instance ${instanceId}`);
+    const now = new Date().toISOString();
+    const next = mergeInstance(existing, fragment, attrId, ngsi.context, now);
+    if (!(await temporal.replaceInstance(ngsi.tenant, id, attribute, instanceId, next)))
+      throw notFound(`${attrId} of ${id} has no instance ${instanceId}`);
+    return reply.code(204).send();
+  });
+
+  // Delete Attribute Instance from Temporal Representation of an Entity (5.6.15).
+  app.delete("/temporal/entities/:entityId/attrs/:attrId/:instanceId", async (request, reply) => {
+    checkParams(request.query as Query, []);
+    const ngsi = await ngsiRequest(request, contexts, { hasBody: false });
+    const { id, attrId, attribute, instanceId } = await target(request, ngsi);
+    if (!(await temporal.removeInstance(ngsi.tenant, id, attribute, instanceId)))
+      throw notFound(`${attrId} of ${id} has no instance ${instanceId}`);
     return reply.code(204).send();
   });
 

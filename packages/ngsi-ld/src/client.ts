@@ -18,6 +18,8 @@ export type Expected =
   | "attributes"
   | "subscription"
   | "subscriptions"
+  | "registration"
+  | "registrations"
   | "ids"
   | "batchResult"
   | "updateResult"
@@ -62,6 +64,8 @@ const shapes: Record<Expected, (body: unknown) => boolean> = {
   attributes: isNamedList,
   subscription: (b) => isRecord(b) && typeof b.id === "string",
   subscriptions: listOf((b) => isRecord(b) && typeof b.id === "string"),
+  registration: (b) => isRecord(b) && typeof b.id === "string",
+  registrations: listOf((b) => isRecord(b) && typeof b.id === "string"),
   ids: (b) => b === undefined || listOf((i) => typeof i === "string")(b),
   batchResult: (b) => isRecord(b) && (b.success === undefined || Array.isArray(b.success)),
   updateResult: isRecord,
@@ -150,6 +154,27 @@ export interface BatchResult {
   success: string[];
   errors: { entityId: string; error: ProblemDetails }[];
 }
+
+/** A context source registration (5.2.9) as the broker answers it. */
+export interface Registration {
+  id: string;
+  type: "ContextSourceRegistration";
+  registrationName?: string;
+  description?: string;
+  information: Array<{
+    entities?: Array<{ id?: string; idPattern?: string; type: string }>;
+    propertyNames?: string[];
+    relationshipNames?: string[];
+  }>;
+  endpoint: string;
+  mode?: string;
+  operations?: string[];
+  tenant?: string;
+  expiresAt?: string;
+  [member: string]: unknown;
+}
+
+export type NewRegistration = Omit<Registration, "id" | "type"> & { id?: string };
 
 /** A Subscription (5.2.12) as the broker answers it. */
 export interface Subscription {
@@ -690,6 +715,68 @@ export class NgsiLdClient {
     await this.call({ method: "DELETE", path: `/subscriptions/${seg(id)}` });
   }
 
+  // ---------------------------------------------------------------- context source registrations
+
+  /**
+   * GET /csourceRegistrations, every page, up to `max` (default 10,000), as the profile lists them
+   * all (registrationListing): plainly, with the local flag, or by the types the broker holds.
+   */
+  async registrations(opts: { max?: number } = {}): Promise<Registration[]> {
+    const max = opts.max ?? 10_000;
+    const how = this.profile.registrationListing;
+    let condition: Params = {};
+    if (how === "local") condition = { [this.profile.localParameter]: true };
+    if (how === "byTypes") {
+      const types = (await this.types()).map((t) => t.typeName);
+      if (types.length === 0) return [];
+      condition = { type: types.join(",") };
+    }
+    const out: Registration[] = [];
+    while (out.length < max) {
+      const limit = Math.min(this.pageSize, max - out.length);
+      const { body } = await this.call<Registration[]>({
+        path: "/csourceRegistrations",
+        answer: "registrations",
+        query: { ...condition, limit, offset: out.length },
+      });
+      const page = Array.isArray(body) ? body : [];
+      out.push(...page.slice(0, max - out.length));
+      if (page.length < limit) break;
+    }
+    return out;
+  }
+
+  /** GET /csourceRegistrations/{id}. */
+  async getRegistration(id: string): Promise<Registration> {
+    return (
+      await this.call<Registration>({ path: `/csourceRegistrations/${seg(id)}`, answer: "registration" })
+    ).body;
+  }
+
+  /** POST /csourceRegistrations; the new id comes from Location (or the registration itself). */
+  async createRegistration(registration: NewRegistration): Promise<string> {
+    const { headers } = await this.call({
+      method: "POST",
+      path: "/csourceRegistrations",
+      body: { ...registration, type: "ContextSourceRegistration" },
+    });
+    const location = headers.get("location");
+    const id =
+      (location ? decodeURIComponent(location.replace(/\/$/, "").split("/").pop()!) : "") || registration.id;
+    if (!id)
+      throw new NgsiLdError(
+        502,
+        { title: "The broker created a registration without saying its id" },
+        this.label,
+      );
+    return id;
+  }
+
+  /** DELETE /csourceRegistrations/{id}. */
+  async deleteRegistration(id: string): Promise<void> {
+    await this.call({ method: "DELETE", path: `/csourceRegistrations/${seg(id)}` });
+  }
+
   // ---------------------------------------------------------------- temporal
 
   private temporalParams(q: TemporalParams): Params {
@@ -776,5 +863,32 @@ export class NgsiLdClient {
    */
   async addTemporalInstances(entity: Entity): Promise<void> {
     await this.call({ method: "POST", path: "/temporal/entities", body: entity });
+  }
+
+  /** POST /temporal/entities/{id}/attrs: instances added to an existing history (the broker's own API). */
+  async appendTemporalInstances(id: string, fragment: Record<string, unknown>): Promise<void> {
+    await this.call({ method: "POST", path: `/temporal/entities/${seg(id)}/attrs`, body: fragment });
+  }
+
+  /** PATCH /temporal/entities/{id}/attrs/{attribute}/{instanceId}: corrects one instance, which keeps its instanceId. */
+  async modifyTemporalInstance(
+    id: string,
+    attribute: string,
+    instanceId: string,
+    fragment: Record<string, unknown>,
+  ): Promise<void> {
+    await this.call({
+      method: "PATCH",
+      path: `/temporal/entities/${seg(id)}/attrs/${seg(attribute)}/${seg(instanceId)}`,
+      body: fragment,
+    });
+  }
+
+  /** DELETE /temporal/entities/{id}/attrs/{attribute}/{instanceId}. */
+  async deleteTemporalInstance(id: string, attribute: string, instanceId: string): Promise<void> {
+    await this.call({
+      method: "DELETE",
+      path: `/temporal/entities/${seg(id)}/attrs/${seg(attribute)}/${seg(instanceId)}`,
+    });
   }
 }

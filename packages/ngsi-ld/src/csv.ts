@@ -75,7 +75,9 @@ export function entityToRow(entity: Entity, columns: ColumnSpec[]): string[] {
       const attribute = entity[c.name];
       // Several instances (datasetId) are not representable in one cell (notes/original-app.md §3.6).
       if (Array.isArray(attribute) && attribute.some(isInstance)) return "";
-      return cellOf(valueOf(attribute, c));
+      const value = valueOf(attribute, c);
+      // A broker gives an array of one element back as the element (JSON-LD compaction); the cell keeps it an array.
+      return cellOf(c.valueType === "Array" && value != null && !Array.isArray(value) ? [value] : value);
     }),
   ];
 }

@@ -26,6 +26,14 @@ export interface BrokerProfile {
   temporalQueryNeedsTimerel: boolean;
   /** Largest number of entities one batch operation accepts; the client chunks above it. */
   batchMax: number;
+  /**
+   * How all registrations are listed. A GET /csourceRegistrations without a condition is a 400 in
+   * the ETSI test suite (037_02): the embedded broker lifts it with local=true ("local"), Scorpio
+   * (RegistryController.java, 2024-10: none of id, type, attrs, geometry, q is BadRequestData, no
+   * local flag) only answers by condition, so it is asked for the types it holds ("byTypes", which
+   * misses registrations of other types); Orion-LD and Stellio list all without one ("plain").
+   */
+  registrationListing: "plain" | "local" | "byTypes";
 }
 
 export const profiles: Record<BrokerProfile["name"], BrokerProfile> = {
@@ -50,6 +58,7 @@ export const profiles: Record<BrokerProfile["name"], BrokerProfile> = {
     temporalQueryNeedsTimerel: false,
     // notes §2 "Batch / size limits": only a 1 MiB payload limit; 1000 keeps a batch small (§2 closing advice).
     batchMax: 1000,
+    registrationListing: "plain",
   },
   scorpio: {
     name: "scorpio",
@@ -68,6 +77,7 @@ export const profiles: Record<BrokerProfile["name"], BrokerProfile> = {
     temporalQueryNeedsTimerel: false,
     // notes §2 "Batch / size limits": 1000 entities per batch operation.
     batchMax: 1000,
+    registrationListing: "byTypes",
   },
   stellio: {
     name: "stellio",
@@ -86,6 +96,7 @@ export const profiles: Record<BrokerProfile["name"], BrokerProfile> = {
     temporalQueryNeedsTimerel: true,
     // notes §2: 2 MiB body; 1000 entities as for the others.
     batchMax: 1000,
+    registrationListing: "plain",
   },
   orrery: {
     name: "orrery",
@@ -101,6 +112,7 @@ export const profiles: Record<BrokerProfile["name"], BrokerProfile> = {
     batchMerge: false,
     temporalQueryNeedsTimerel: false,
     batchMax: 1000,
+    registrationListing: "local",
   },
 };
 

@@ -108,6 +108,12 @@ describe("entityToRow", () => {
     const { height: _h, ...rest } = building;
     expect(back).toEqual({ ...rest, height: { type: "Property", value: 12.5 } });
   });
+
+  it("writes an Array value a broker compacted to its one element as an array, which imports back", () => {
+    const compacted = { ...building, tags: { type: "Property", value: "a" } };
+    const cells = entityToRow(compacted, columns);
+    expect(cells[2 + columns.findIndex((c) => c.name === "tags")]).toBe('["a"]');
+  });
 });
 
 describe("rowToEntity: id and type", () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { z } from "zod";
+import { writeAudit } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import { problem } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
@@ -143,6 +144,7 @@ export function registerAuthRoutes(
           callbackUrl: new URL(request.url, config.publicUrl),
         });
         const session = await sessions.create({ ...identity, expiresAt: clampExpiry(identity.expiresAt) });
+        if (config.auditTrail) await writeAudit(db, identity, [{ action: "signIn" }]);
         request.log.info({ user: identity.username, provider: identity.provider }, "signed in");
         return reply.redirect(
           consoleRoute("/callbacks/authentication", {
@@ -224,6 +226,10 @@ export function registerAuthRoutes(
           permissions: deps.policy.permissionsFor(user.roles),
           expiresAt: clampExpiry(),
         });
+        if (config.auditTrail)
+          await writeAudit(db, { subject: user.username, username: user.username, provider: "dev" }, [
+            { action: "signIn" },
+          ]);
         return {
           token: session.token,
           token_type: "Bearer" as const,

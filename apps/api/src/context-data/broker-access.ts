@@ -193,7 +193,7 @@ export function brokerProblem(err: unknown): unknown {
       return problem(400, "broker.unwritable", { cause: failure.cause }, extra);
   }
   if (err.status === 404) return problem(404, "broker.notFound", { broker, reason }, extra);
-  if (err.status === 400 || err.status === 409 || err.status === 207)
+  if (err.status === 400 || err.status === 409 || err.status === 422 || err.status === 207)
     return problem(err.status === 207 ? 400 : err.status, "broker.refused", { broker, reason }, extra);
   return problem(502, "broker.failed", { broker, reason }, extra);
 }

@@ -17,7 +17,7 @@ const entitySelector = z
   .refine((e) => e.id || e.idPattern || e.type, "needs an id, an idPattern or a type");
 
 /** Drops empty strings, arrays and objects, as the spec asks ("empty fields omitted"). */
-function withoutEmpty<T>(value: T): T {
+export function withoutEmpty<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withoutEmpty) as T;
   if (!value || typeof value !== "object") return value;
   const out: Record<string, unknown> = {};

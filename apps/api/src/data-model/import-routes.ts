@@ -128,7 +128,7 @@ export function registerImportRoutes(
         }
       }
       if (errors.length) throw invalid(errors);
-      const created = await records.createMany(properties, inputs, workspaceId);
+      const created = await records.as(request.session).createMany(properties, inputs, workspaceId);
       await hooks.changed?.({ workspaceId });
       return reply.code(201).send({ created: created.map((c) => ({ id: c.id, name: String(c.name) })) });
     },

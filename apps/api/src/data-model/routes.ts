@@ -97,7 +97,7 @@ export function registerDataModelRoutes(
       const context = workspaceContextUrl(config, workspace);
       return viaBroker(async () =>
         autoDiscover(
-          records,
+          records.as(request.session),
           hooks,
           workspaceId,
           await workspaceBroker(records, workspace, context),

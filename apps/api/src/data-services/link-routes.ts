@@ -148,12 +148,14 @@ export function registerDataServiceLinkRoutes(app: FastifyInstance, records: Rec
           throw problem(409, "link.exists", { id: idOf(link, service.id, targetId) });
         // The service's own update checks the target: of this workspace, of the service's type.
         try {
-          await records.update(
-            dataServices,
-            service.id,
-            { ...dataOf(service), [link.field]: [...current, targetId] },
-            { workspaceId },
-          );
+          await records
+            .as(request.session)
+            .update(
+              dataServices,
+              service.id,
+              { ...dataOf(service), [link.field]: [...current, targetId] },
+              { workspaceId },
+            );
         } catch (err) {
           throw renamed(err, `${link.field}.${current.length}`, link.key);
         }
@@ -180,12 +182,9 @@ export function registerDataServiceLinkRoutes(app: FastifyInstance, records: Rec
         if (!service || !current.includes(at.targetId)) return reply.code(204).send();
         const rest = current.filter((t) => t !== at.targetId);
         // An empty list, not an absent one: an update that leaves the links out keeps them.
-        await records.update(
-          dataServices,
-          service.id,
-          { ...dataOf(service), [link.field]: rest },
-          { workspaceId },
-        );
+        await records
+          .as(request.session)
+          .update(dataServices, service.id, { ...dataOf(service), [link.field]: rest }, { workspaceId });
         return reply.code(204).send();
       },
     );

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Entity, NgsiLdClient, Subscription } from "@orrery/ngsi-ld";
+import { problem } from "../problems.ts";
 
 /**
  * What a live channel watches in a workspace's broker: one entity, or every entity of a type,
@@ -36,6 +37,13 @@ export interface ChannelOptions {
   lingerMs: number;
   /** The subscription's expiresAt from now; renewed at half of it while the channel lives. */
   lifetimeMs: number;
+  /**
+   * How often a channel that never received a notification asks the broker whether its deliveries
+   * fail (a broker that cannot reach the API at notifyBase); default 15 s.
+   */
+  checkMs?: number;
+  /** How long the API then refuses channels on that workspace's broker, so screens poll at once; default 10 min. */
+  unreachableMs?: number;
 }
 
 interface Channel {
@@ -48,6 +56,9 @@ interface Channel {
   listeners: Set<Listener>;
   linger?: NodeJS.Timeout;
   renewal?: NodeJS.Timeout;
+  check?: NodeJS.Timeout;
+  /** A notification came: the broker reaches this API. */
+  delivered: boolean;
   closed: boolean;
 }
 
@@ -68,6 +79,8 @@ export class LiveChannels {
   private readonly channels = new Map<string, Channel>();
   private readonly bySecret = new Map<string, Channel>();
   private readonly swept = new Map<string, Promise<void>>();
+  /** Workspaces whose broker failed to deliver to this API, until when channels are refused. */
+  private readonly unreachable = new Map<string, number>();
 
   constructor(
     private readonly notifyBase: string,
@@ -84,6 +97,10 @@ export class LiveChannels {
       watch.entityId ?? null,
       [...(watch.attributes ?? [])].sort(),
     ]);
+    const refusedUntil = this.unreachable.get(watch.workspaceId) ?? 0;
+    // 503: the console polls instead (and tries the stream again later).
+    if (refusedUntil > Date.now())
+      throw problem(503, "live.brokerCannotNotify", { address: this.notifyBase });
     let channel = this.channels.get(key);
     if (!channel) {
       channel = this.open(key, watch, client);
@@ -109,6 +126,9 @@ export class LiveChannels {
   notify(secret: string, notification: { subscriptionId?: unknown; data?: unknown }): boolean {
     const channel = this.bySecret.get(secret);
     if (!channel || channel.closed || notification.subscriptionId !== channel.subscriptionId) return false;
+    channel.delivered = true;
+    clearInterval(channel.check);
+    this.unreachable.delete(channel.workspaceId);
     const entities = Array.isArray(notification.data) ? (notification.data as Entity[]) : [];
     for (const entity of entities)
       for (const listener of channel.listeners) {
@@ -180,6 +200,7 @@ export class LiveChannels {
       client,
       ready: Promise.resolve(),
       listeners: new Set(),
+      delivered: false,
       closed: false,
     };
     this.bySecret.set(secret, channel);
@@ -197,6 +218,10 @@ export class LiveChannels {
         expiresAt: this.expiry(),
       });
       channel.renewal = setInterval(() => void this.renew(channel), this.options.lifetimeMs / 2).unref();
+      channel.check = setInterval(
+        () => void this.checkDelivery(channel),
+        this.options.checkMs ?? 15_000,
+      ).unref();
     })();
     channel.ready.catch(() => this.forget(channel));
     return channel;
@@ -216,10 +241,35 @@ export class LiveChannels {
     }
   }
 
+  /**
+   * Until a first notification arrives, asks the broker how its deliveries went: failures (the
+   * broker cannot reach notifyBase: another network, LIVE_NOTIFY_URL unset) end the channel, and
+   * the workspace's channels are refused for a while, so that screens poll instead of waiting.
+   */
+  private async checkDelivery(channel: Channel): Promise<void> {
+    if (channel.delivered || channel.closed) return;
+    try {
+      const subscription = await channel.client.getSubscription(channel.subscriptionId);
+      const notification = subscription.notification as
+        { status?: unknown; lastFailure?: unknown } | undefined;
+      if (notification?.status !== "failed" && !notification?.lastFailure) return;
+    } catch {
+      return; // the renewal tells of a lost subscription
+    }
+    if (channel.delivered) return;
+    this.log.warn(
+      { subscription: channel.subscriptionId, notifyBase: this.notifyBase },
+      "the broker cannot deliver live notifications to this API: screens poll (set LIVE_NOTIFY_URL to an address the broker reaches)",
+    );
+    this.unreachable.set(channel.workspaceId, Date.now() + (this.options.unreachableMs ?? 10 * 60_000));
+    await this.close(channel);
+  }
+
   private forget(channel: Channel): void {
     channel.closed = true;
     clearTimeout(channel.linger);
     clearInterval(channel.renewal);
+    clearInterval(channel.check);
     if (this.channels.get(channel.key) === channel) this.channels.delete(channel.key);
     this.bySecret.delete(channel.secret);
   }

@@ -55,6 +55,8 @@ export const en = {
   "broker.expected.attributes": "its list of attributes",
   "broker.expected.subscription": "a subscription",
   "broker.expected.subscriptions": "a list of subscriptions",
+  "broker.expected.registration": "a context source registration",
+  "broker.expected.registrations": "a list of context source registrations",
   "broker.expected.ids": "the list of the entities created",
   "broker.expected.batchResult": "the result of a batch operation",
   "broker.expected.updateResult": "the result of an attribute update",
@@ -170,6 +172,8 @@ export const en = {
   "row.idNotUri": "the id {id} is not a URI",
   "row.observedAt": "the observedAt {value} is not an ISO 8601 date-time",
   "row.refused": "the broker refused the entity",
+  "row.noTime": "the time is missing",
+  "row.noValue": "the value is missing",
   "row.duplicate": "the id is already on row {first}",
 
   "users.noIdentityManager":
@@ -211,13 +215,16 @@ export const en = {
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
   "live.unknownChannel": "No live channel of this API listens at this address.",
+  "live.brokerCannotNotify":
+    "The workspace's broker cannot deliver notifications to this API at {address} (set LIVE_NOTIFY_URL to an address the broker reaches): screens refresh by polling.",
   "live.channelEnded":
     "The broker subscription that fed this live channel could not be kept (the broker refused its renewal, or the API is stopping); subscribe again.",
   "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
   "registry.refused": "The authorization registry {name} refused the {step} request ({status}): {reason}",
   "registry.policyForbidden":
     "The authorization registry {name} lets only its own party {owner} (or its administrator) write policies, and the grant signs in as {party}: choose a grant of {owner}, with its key and certificate chain.",
-  "registry.noPolicy": "The authorization registry {name} knows no policy for the access subject {subject} (404).",
+  "registry.noPolicy":
+    "The authorization registry {name} knows no policy for the access subject {subject} (404).",
   "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":
@@ -237,6 +244,41 @@ export const en = {
     "Contracts are synchronised with the trusted issuers list of a service in SIOP-2 mode: the workspace's service is not.",
   "til.unreachable": "The trusted issuers list {name} could not be reached: {cause}",
   "til.refused": "The trusted issuers list {name} refused the issuer ({status}): {reason}",
+  "til.noIssuer": "The trusted issuers list {name} has no issuer {did}.",
+  "til.invalidIssuer": "The trusted issuers list {name} refused the issuer: {reason}",
+  "til.issuerExists": "The trusted issuers list {name} already has the issuer {did}: edit it instead.",
+  "til.otherDid": "must be the issuer's DID, {did} (a DID cannot change)",
+  "ccs.noConfiguration":
+    "The credentials configuration service {name} has no configuration for the service {id} yet.",
+  "ccs.invalid": "The credentials configuration service {name} refused the configuration: {reason}",
+  "ccs.conflict": "The credentials configuration service {name} already has this service: {reason}",
+  "ccs.notKept":
+    "The credentials configuration service {name} accepted the configuration of {id} but does not return it.",
+  "ccs.defaultScope": "must be one of the scopes",
+  "fdscSync.skipped": "{action} on {type} has no ODRL action the PAP maps: left out.",
+  "fdscSync.noOdrlAction":
+    "None of the data actions of the role {role} has an ODRL action the PAP maps (GET, POST, PUT, PATCH, DELETE).",
+  "fdscSync.removed": "Removed the policy {id} from {name}.",
+  "fdscSync.writing": "Writing the policy of {type} ({actions}) to the policy administration point {name}…",
+  "fdscSync.readBack": "✔ {type}: the PAP returns the policy {id} as written",
+  "fdscSync.notReadBack": "❌ {type}: the PAP returns the policy {id} otherwise than written",
+  "fdscSync.absent": "✔ {type}: the PAP has no policy {id} any more",
+  "fdscSync.stillThere": "❌ {type}: the PAP still has the policy {id}",
+  "fdscSync.notProven":
+    "The policy administration point {name} does not return the policies of {role} as they were written: the role is not synchronised.",
+  "pap.unreachable": "The policy administration point {name} could not be reached: {cause}",
+  "pap.refused": "The policy administration point {name} answered {status}: {reason}",
+  "pap.invalidPolicy": "The policy administration point {name} refused the policy: {reason}",
+  "pap.locked": "The policy administration point {name} does not let this policy be changed: {reason}",
+  "pap.notKept": "The policy administration point {name} accepted the policy but does not return it.",
+  "pap.noPolicy": "The policy administration point {name} has no policy {id}.",
+  "pap.noValidation":
+    "The policy administration point {name} has no validation (/validate): turn it on in its record once its OPA is set up.",
+  "ccs.unreachable": "The credentials configuration service {name} could not be reached: {cause}",
+  "ccs.refused": "The credentials configuration service {name} answered {status}: {reason}",
+  "fdsc.noService": "The service {id} does not exist.",
+  "fdsc.notFdsc":
+    "The service {name} is not in FIWARE Data Space Connector mode: choose that authorization mode and its components on the service's page.",
   "contractDetail.syncNoRoleScopeName":
     "The contract detail has no role scope name: it names the role in the identity manager.",
   "contractDetail.syncNoScope":
@@ -304,6 +346,32 @@ export const en = {
   "conflict.contractStakeholder": 'The workspace already has a contract with the stakeholder "{value}".',
   "conflict.operationSequence": "The routing already has an operation with the sequence number {value}.",
   "conflict.unique": "The record clashes with another one.",
+
+  // Health of the registered components (Status page, "Check connection").
+  "health.refused": "The connection was refused: nothing listens at {address}.",
+  "health.timedOut": "No answer within {seconds} s.",
+  "health.unknownHost": "The host name {host} is not known (DNS).",
+  "health.connectionClosed": "The connection was closed before an answer ({cause}).",
+  "health.unreachable": "It could not be reached ({cause}).",
+  "health.tls": "The TLS connection failed.",
+  "health.notTls": "It does not speak TLS at {address}: is its scheme http rather than https?",
+  "health.certificate.expired": "Its certificate expired on {date}.",
+  "health.certificate.notYetValid": "Its certificate is valid only from {date}.",
+  "health.certificate.selfSigned": "Its certificate is self-signed.",
+  "health.certificate.wrongHost": "Its certificate is for {names}, not for {host}.",
+  "health.certificate.untrusted":
+    "Its certificate is issued by {issuer}, an authority this server does not trust.",
+  "health.certificate.other": "Its certificate was refused ({cause}).",
+  "health.htmlPage": "It answered {status} at {path} with an HTML page ({reason}) where JSON was due.",
+  "health.unexpectedStatus": "It answered {status} at {path}: {reason}",
+  "health.notJson": "It answered {status} at {path} with a body that is not JSON.",
+  "health.asksAuthorization": "It answers, and asks for authorization at {path} ({status}).",
+  "health.tokenObtained": "The credentials obtain a token.",
+  "health.tokenRefused": "The credentials no longer obtain a token: {status}, {reason}",
+  "health.tokenMissing": "The answer to the credentials holds no access token.",
+  "health.keyCannotSign": "The grant's private key cannot sign a client assertion.",
+  "health.byWorkspaceBroker":
+    "An NGSI-LD temporal service is the temporal API of each workspace's own context broker: check the broker.",
 
   // The development identity manager's login page.
   "idm.title": "Orrery development identity manager",

@@ -52,6 +52,8 @@ export const fr: Record<MessageCode, string> = {
   "broker.expected.attributes": "sa liste d’attributs",
   "broker.expected.subscription": "un abonnement",
   "broker.expected.subscriptions": "une liste d’abonnements",
+  "broker.expected.registration": "un enregistrement de source de contexte",
+  "broker.expected.registrations": "une liste d’enregistrements de sources de contexte",
   "broker.expected.ids": "la liste des entités créées",
   "broker.expected.batchResult": "le résultat d’une opération groupée",
   "broker.expected.updateResult": "le résultat d’une mise à jour d’attributs",
@@ -173,6 +175,8 @@ export const fr: Record<MessageCode, string> = {
   "row.idNotUri": "l’identifiant {id} n’est pas une URI",
   "row.observedAt": "l’observedAt {value} n’est pas une date et heure ISO 8601",
   "row.refused": "le courtier a refusé l’entité",
+  "row.noTime": "l’heure est manquante",
+  "row.noValue": "la valeur est manquante",
   "row.duplicate": "l’identifiant figure déjà à la ligne {first}",
 
   "users.noIdentityManager":
@@ -217,13 +221,16 @@ export const fr: Record<MessageCode, string> = {
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "live.unknownChannel": "Aucun canal en direct de cette API n’écoute à cette adresse.",
+  "live.brokerCannotNotify":
+    "Le courtier de l’espace de travail ne peut pas livrer de notifications à cette API à {address} (donnez à LIVE_NOTIFY_URL une adresse que le courtier atteint) : les écrans s’actualisent en redemandant.",
   "live.channelEnded":
     "L’abonnement du courtier qui alimentait ce canal en direct n’a pas pu être maintenu (le courtier a refusé son renouvellement, ou l’API s’arrête) ; abonnez-vous de nouveau.",
   "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
   "registry.refused": "Le registre d’autorisations {name} a refusé la demande {step} ({status}) : {reason}",
   "registry.policyForbidden":
     "Le registre d’autorisations {name} ne laisse écrire des politiques qu’à sa propre partie {owner} (ou à son administrateur), et l’accès se connecte en tant que {party} : choisissez un accès de {owner}, avec sa clé et sa chaîne de certificats.",
-  "registry.noPolicy": "Le registre d’autorisations {name} ne connaît aucune politique pour le sujet d’accès {subject} (404).",
+  "registry.noPolicy":
+    "Le registre d’autorisations {name} ne connaît aucune politique pour le sujet d’accès {subject} (404).",
   "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
@@ -244,6 +251,46 @@ export const fr: Record<MessageCode, string> = {
     "Les contrats se synchronisent avec la liste des émetteurs de confiance d’un service en mode SIOP-2 : le service de l’espace de travail ne l’est pas.",
   "til.unreachable": "La liste des émetteurs de confiance {name} est injoignable : {cause}",
   "til.refused": "La liste des émetteurs de confiance {name} a refusé l’émetteur ({status}) : {reason}",
+  "til.noIssuer": "La liste des émetteurs de confiance {name} n’a pas d’émetteur {did}.",
+  "til.invalidIssuer": "La liste des émetteurs de confiance {name} a refusé l’émetteur : {reason}",
+  "til.issuerExists":
+    "La liste des émetteurs de confiance {name} a déjà l’émetteur {did} : modifiez-le plutôt.",
+  "til.otherDid": "doit être le DID de l’émetteur, {did} (un DID ne change pas)",
+  "ccs.noConfiguration":
+    "Le service de configuration des attestations {name} n’a pas encore de configuration pour le service {id}.",
+  "ccs.invalid": "Le service de configuration des attestations {name} a refusé la configuration : {reason}",
+  "ccs.conflict": "Le service de configuration des attestations {name} a déjà ce service : {reason}",
+  "ccs.notKept":
+    "Le service de configuration des attestations {name} a accepté la configuration de {id} mais ne la rend pas.",
+  "ccs.defaultScope": "doit être l’une des portées",
+  "fdscSync.skipped":
+    "{action} sur {type} n’a pas d’action ODRL que le PAP sache traduire : laissée de côté.",
+  "fdscSync.noOdrlAction":
+    "Aucune action de données du rôle {role} n’a d’action ODRL que le PAP sache traduire (GET, POST, PUT, PATCH, DELETE).",
+  "fdscSync.removed": "Politique {id} retirée de {name}.",
+  "fdscSync.writing":
+    "Écriture de la politique de {type} ({actions}) dans le point d’administration des politiques {name}…",
+  "fdscSync.readBack": "✔ {type} : le PAP rend la politique {id} telle qu’écrite",
+  "fdscSync.notReadBack": "❌ {type} : le PAP rend la politique {id} autrement qu’écrite",
+  "fdscSync.absent": "✔ {type} : le PAP n’a plus de politique {id}",
+  "fdscSync.stillThere": "❌ {type} : le PAP a encore la politique {id}",
+  "fdscSync.notProven":
+    "Le point d’administration des politiques {name} ne rend pas les politiques de {role} telles qu’écrites : le rôle n’est pas synchronisé.",
+  "pap.unreachable": "Le point d’administration des politiques {name} est injoignable : {cause}",
+  "pap.refused": "Le point d’administration des politiques {name} a répondu {status} : {reason}",
+  "pap.invalidPolicy": "Le point d’administration des politiques {name} a refusé la politique : {reason}",
+  "pap.locked":
+    "Le point d’administration des politiques {name} ne laisse pas modifier cette politique : {reason}",
+  "pap.notKept":
+    "Le point d’administration des politiques {name} a accepté la politique mais ne la rend pas.",
+  "pap.noPolicy": "Le point d’administration des politiques {name} n’a pas de politique {id}.",
+  "pap.noValidation":
+    "Le point d’administration des politiques {name} n’a pas de validation (/validate) : activez-la dans sa fiche une fois son OPA configuré.",
+  "ccs.unreachable": "Le service de configuration des attestations {name} est injoignable : {cause}",
+  "ccs.refused": "Le service de configuration des attestations {name} a répondu {status} : {reason}",
+  "fdsc.noService": "Le service {id} n’existe pas.",
+  "fdsc.notFdsc":
+    "Le service {name} n’est pas en mode FIWARE Data Space Connector : choisissez ce mode d’autorisation et ses composants sur la page du service.",
   "contractDetail.syncNoRoleScopeName":
     "Le détail de contrat n’a pas de nom de portée de rôle : c’est le nom du rôle dans le gestionnaire d’identité.",
   "contractDetail.syncNoScope":
@@ -316,6 +363,33 @@ export const fr: Record<MessageCode, string> = {
     "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
   "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
+
+  // Santé des composants enregistrés (page « État », « Tester la connexion »).
+  "health.refused": "La connexion a été refusée : rien n’écoute à {address}.",
+  "health.timedOut": "Aucune réponse en {seconds} s.",
+  "health.unknownHost": "Le nom d’hôte {host} est inconnu (DNS).",
+  "health.connectionClosed": "La connexion a été fermée avant une réponse ({cause}).",
+  "health.unreachable": "Il n’a pas pu être joint ({cause}).",
+  "health.tls": "La connexion TLS a échoué.",
+  "health.notTls": "Il ne parle pas TLS à {address} : son schéma serait-il http plutôt que https ?",
+  "health.certificate.expired": "Son certificat a expiré le {date}.",
+  "health.certificate.notYetValid": "Son certificat n’est valable qu’à partir du {date}.",
+  "health.certificate.selfSigned": "Son certificat est auto-signé.",
+  "health.certificate.wrongHost": "Son certificat est celui de {names}, et non de {host}.",
+  "health.certificate.untrusted":
+    "Son certificat est émis par {issuer}, une autorité à laquelle ce serveur ne fait pas confiance.",
+  "health.certificate.other": "Son certificat a été refusé ({cause}).",
+  "health.htmlPage":
+    "Il a répondu {status} à {path} par une page HTML ({reason}) là où du JSON était attendu.",
+  "health.unexpectedStatus": "Il a répondu {status} à {path} : {reason}",
+  "health.notJson": "Il a répondu {status} à {path} par un contenu qui n’est pas du JSON.",
+  "health.asksAuthorization": "Il répond, et demande une autorisation à {path} ({status}).",
+  "health.tokenObtained": "Les identifiants obtiennent un jeton.",
+  "health.tokenRefused": "Les identifiants n’obtiennent plus de jeton : {status}, {reason}",
+  "health.tokenMissing": "La réponse aux identifiants ne contient aucun jeton d’accès.",
+  "health.keyCannotSign": "La clé privée de l’autorisation ne peut pas signer d’assertion client.",
+  "health.byWorkspaceBroker":
+    "Un service temporel NGSI-LD est l’API temporelle du courtier de contexte de chaque espace de travail : testez le courtier.",
 
   "idm.title": "Gestionnaire d’identités de développement d’Orrery",
   "idm.signIn": "Se connecter",

@@ -111,7 +111,7 @@ export function registerKindRoutes(
     async (request, reply) => {
       const workspaceId = ws(request.params);
       const body = await prepare(request.body, { workspaceId, request });
-      const { item: created, version } = await records.create(kind, body, workspaceId);
+      const { item: created, version } = await records.as(request.session).create(kind, body, workspaceId);
       await changed({ workspaceId, id: created.id });
       return reply
         .code(201)
@@ -156,7 +156,7 @@ export function registerKindRoutes(
     async (request, reply) => {
       const at = { workspaceId: ws(request.params), id: request.params.id };
       const body = await prepare(request.body, { ...at, request });
-      const { item: updated, version } = await records.update(kind, at.id, body, {
+      const { item: updated, version } = await records.as(request.session).update(kind, at.id, body, {
         ifMatch: request.headers["if-match"],
         workspaceId: at.workspaceId,
       });
@@ -177,7 +177,7 @@ export function registerKindRoutes(
       },
     },
     async (request, reply) => {
-      await records.delete(kind, request.params.id, ws(request.params));
+      await records.as(request.session).delete(kind, request.params.id, ws(request.params));
       await changed({ workspaceId: ws(request.params), id: request.params.id });
       return reply.code(204).send();
     },

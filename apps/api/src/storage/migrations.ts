@@ -358,6 +358,47 @@ const migrations: Array<{ name: string; sql: string }> = [
         ON records (workspace_id, (data->>'hasRouting'), (data->>'sequenceNumber')) WHERE kind = 'routing-operations'
     `,
   },
+  {
+    // The audit trail: append-only, written in each change's transaction (apps/api/src/audit). One
+    // index besides the key (a record's history): each costs every change; the hourly retention
+    // and the time filters read in id order instead.
+    name: "0014_audit_trail",
+    sql: `
+      CREATE TABLE audit_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT now(),
+        subject text NOT NULL,
+        username text NOT NULL,
+        provider text NOT NULL,
+        action text NOT NULL,
+        kind text NOT NULL DEFAULT '',
+        record_id text NOT NULL DEFAULT '',
+        title text NOT NULL DEFAULT '',
+        workspace_id text NOT NULL DEFAULT '',
+        outcome text NOT NULL DEFAULT 'success',
+        changes jsonb,
+        detail jsonb
+      );
+      CREATE INDEX audit_events_record ON audit_events (record_id, id)
+    `,
+  },
+  {
+    // The last connection check of each registered component (broker, identity manager, grant...):
+    // claimed_at lets one API process among several take a component's next background check.
+    name: "0015_component_health",
+    sql: `
+      CREATE TABLE component_health (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        state text NOT NULL DEFAULT 'unchecked',
+        reasons jsonb NOT NULL DEFAULT '[]',
+        round_trip_ms integer,
+        version text,
+        checked_at timestamptz,
+        claimed_at timestamptz NOT NULL DEFAULT now()
+      )
+    `,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -124,3 +125,37 @@ export const dataModelVersions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.dataModelName, t.version, t.typeName] })],
 );
+
+/**
+ * The audit trail (migration 0014): one row for each change made through the API, written in the
+ * change's own transaction; append-only (only the retention removes the oldest). `changes` lists
+ * the fields changed with their old and new values; a secret shows only that it changed.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    subject: text("subject").notNull(),
+    username: text("username").notNull(),
+    provider: text("provider").notNull(),
+    action: text("action").notNull(),
+    kind: text("kind").notNull().default(""),
+    recordId: text("record_id").notNull().default(""),
+    title: text("title").notNull().default(""),
+    workspaceId: text("workspace_id").notNull().default(""),
+    /** success, failure (a synchronisation the peer refused) or refused (no permission). */
+    outcome: text("outcome").notNull().default("success"),
+    changes: jsonb("changes").$type<AuditChange[]>(),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+  },
+  (t) => [index("audit_events_record").on(t.recordId, t.id)],
+);
+
+/** A field an update changed; a secret field carries `secret: true` and never a value. */
+export interface AuditChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+  secret?: true;
+}

@@ -20,6 +20,7 @@ import { toItem, type Records } from "../resources/records.ts";
 import { PeerUnreachable, callPeer } from "../peers.ts";
 import { RegistryFailure, createPolicy, requestDelegation } from "./ishare.ts";
 import { registryAndGrant, registryMessage, registryProblem } from "./registry.ts";
+import { inFdscMode, synchronizeRoleInPap } from "../fdsc/role-sync.ts";
 import { answeredEffects, proofRequest, roleEvidence, type RoleAccess } from "./role-policy.ts";
 
 /**
@@ -52,28 +53,12 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
       const workspace = await records.requireWorkspace(workspaceId);
       const role = await records.find(roles, id, workspaceId);
       if (!role) throw notFound(id);
+      // FDSC mode: the role's accesses become ODRL policies in the service's PAP (fdsc/role-sync.ts).
+      if (await inFdscMode(records, workspace))
+        return synchronizeRoleInPap(records, workspaceId, role, effect, language);
       const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace.data;
       if (!registryId || !grantId) throw problem(400, "roles.noRegistry");
-      const [accessList, serviceList, typeList, actionList] = await Promise.all([
-        records.list(dataServiceAccesses, workspaceId),
-        records.list(dataServices, workspaceId),
-        records.list(types, workspaceId),
-        records.list(dataActions),
-      ]);
-      const accesses: RoleAccess[] = accessList
-        .filter((a) => a.hasRole === id)
-        .map((access) => serviceList.find((s) => s.id === access.hasDataService))
-        .filter((service) => !!service)
-        .map((service) => ({
-          type: String(typeList.find((t) => t.id === service.hasEntityType)?.name ?? ""),
-          actions: [
-            ...new Set(
-              ((service.hasDataActions as string[] | undefined) ?? [])
-                .map((a) => actionList.find((d) => d.id === a)?.name)
-                .filter((name): name is string => !!name),
-            ),
-          ],
-        }))
+      const accesses = (await accessesOfRole(records, workspaceId, id))
         // A registry refuses a policy without actions (iSHARE asks at least one).
         .filter((access) => access.actions.length > 0);
       if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
@@ -185,6 +170,39 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
       return { issuer };
     },
   );
+}
+
+/** A role's data service accesses: each data service's entity type name and data action names. */
+export async function accessesOfRole(
+  records: Records,
+  workspaceId: string,
+  id: string,
+): Promise<Array<RoleAccess & { accessId: string }>> {
+  const [accessList, serviceList, typeList, actionList] = await Promise.all([
+    records.list(dataServiceAccesses, workspaceId),
+    records.list(dataServices, workspaceId),
+    records.list(types, workspaceId),
+    records.list(dataActions),
+  ]);
+  return accessList
+    .filter((a) => a.hasRole === id)
+    .flatMap((access) => {
+      const service = serviceList.find((s) => s.id === access.hasDataService);
+      if (!service) return [];
+      return [
+        {
+          accessId: access.id,
+          type: String(typeList.find((t) => t.id === service.hasEntityType)?.name ?? ""),
+          actions: [
+            ...new Set(
+              ((service.hasDataActions as string[] | undefined) ?? [])
+                .map((a) => actionList.find((d) => d.id === a)?.name)
+                .filter((name): name is string => !!name),
+            ),
+          ],
+        },
+      ];
+    });
 }
 
 /** A JSON call to a trusted issuers list; its status and body, or a 502 problem when it cannot be reached. */

@@ -79,7 +79,8 @@ describe(`entity import and export through the API (${driver})`, () => {
     expect(real.body).toMatchObject({ created: 1, updated: 1, rejected: [] });
     const kept = (await ctx.api("GET", `${ws.path}/entities/urn:ngsi-ld:Building:keep`)).body;
     expect(kept.name.value).toBe("New");
-    expect(kept.tags.value).toEqual(["x"]);
+    // Kept: the broker answers an array of one element compacted to the element (JSON-LD, as Orion-LD).
+    expect(kept.tags.value).toBe("x");
   });
 
   it("takes parsed rows as JSON and streams progress as NDJSON when asked", async () => {

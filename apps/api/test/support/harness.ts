@@ -65,7 +65,11 @@ export async function startTestApp(
   existing?: { dataDir: string },
 ): Promise<TestApp> {
   const dataDir = existing?.dataDir ?? mkdtempSync(join(tmpdir(), "orrery-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "debug", PORT: "0", ...env }, ["--no-demo"]);
+  // No background health checks unless a test asks: they would call the test's fake peers on their own.
+  const config = loadConfig(
+    { DATA_DIR: dataDir, LOG_LEVEL: "debug", PORT: "0", HEALTH_CHECK_INTERVAL_SECONDS: "0", ...env },
+    ["--no-demo"],
+  );
   const { storage, drop } = await openTestStorage(dataDir);
   const logs: string[] = [];
   const built = await buildApp(config, storage, { logStream: { write: (line) => void logs.push(line) } });

@@ -9,9 +9,12 @@ import { CallbackPage } from "../auth/CallbackPage.tsx";
 import { SessionExpiry } from "../auth/SessionExpiry.tsx";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../auth/useSession.ts";
+import { ActivityScreen } from "../audit/screens.ts";
+import { StatusScreen } from "../health/screens.ts";
 import { TopBar } from "./TopBar.tsx";
 import { Allowed, AllowedKindPage } from "./Allowed.tsx";
 import { Toasts } from "./Toasts.tsx";
+import { fdscRoutes } from "../fdsc/routes.tsx";
 import {
   AttributeCreate,
   AttributeEdit,
@@ -105,6 +108,22 @@ export function App() {
             }
           />
           <Route
+            path={routePaths.status}
+            element={
+              <Allowed when={(can) => can.can("GET", "/health/components")}>
+                <StatusScreen />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths.activity}
+            element={
+              <Allowed when={(can) => can.can("GET", "/audit")}>
+                <ActivityScreen />
+              </Allowed>
+            }
+          />
+          <Route
             path={routePaths["properties.import"]}
             element={
               <Allowed when={(can) => can.store(properties)}>
@@ -135,6 +154,7 @@ export function App() {
             }
           />
           <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
+          {fdscRoutes()}
           {allKinds.flatMap((kind) =>
             (["index", "create", "show", "edit"] as const)
               .filter((action) => routePaths[`${kind.routeName}.${action}`])

@@ -1,6 +1,6 @@
 import { dataServices, type KindDefinition } from "@orrery/model";
 import { ListPage } from "../resources/ListPage.tsx";
-import { DirectionMarker, directionOf } from "../workspaces/direction.tsx";
+import { DirectionMarker, directionOf } from "../data-services/direction.tsx";
 
 /** A kind's list page (its code loads with the route, screens.tsx). */
 export default function KindIndexPage({ kind }: { kind: KindDefinition }) {

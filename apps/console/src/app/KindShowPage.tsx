@@ -2,14 +2,18 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import {
+  contextBrokers,
   contractDetails,
   contracts,
   properties,
   roles,
+  services,
+  trustedIssuersLists,
   types,
   woTThingDescriptions,
   type KindDefinition,
 } from "@orrery/model";
+import { RegistrationsPanel } from "../brokers/RegistrationsPanel.tsx";
 import { UsersPanel } from "../contracts/UsersPanel.tsx";
 import type { Item } from "../resources/queries.ts";
 import { ShowPage } from "../resources/ShowPage.tsx";
@@ -18,6 +22,9 @@ import { ImportPropertiesLink } from "../workspaces/ImportPropertiesLink.tsx";
 import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
 import { TryThingDescription } from "../wot/TryThingDescription.tsx";
+import { CheckConnection } from "../health/CheckConnection.tsx";
+import { checkedKinds } from "../health/healthApi.ts";
+import { CredentialConfigurationLink, IssuersLink } from "../fdsc/FdscLinks.tsx";
 
 /**
  * A kind's show page (its code loads with the route, screens.tsx), with what is its own: a type's
@@ -52,6 +59,26 @@ const extras: Record<string, (item: Item) => ReactNode> = {
   ),
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
   [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
+  // FDSC mode (issue 29): the service's credential configuration in its CCS.
+  [services.kind]: (service) => <CredentialConfigurationLink service={service} />,
+  // A platform component's "Check connection" (issue 28).
+  ...Object.fromEntries(
+    checkedKinds.map((kind) => [kind, (item: Item) => <CheckConnection kind={kind} id={item.id} />]),
+  ),
+  // FDSC (issue 29): a trusted issuers list's issuers, beside its connection check.
+  [trustedIssuersLists.kind]: (list) => (
+    <>
+      <CheckConnection kind={trustedIssuersLists.kind} id={list.id} />
+      <IssuersLink list={list} />
+    </>
+  ),
+  // Its context source registrations, for any implementation (issue 27).
+  [contextBrokers.kind]: (broker) => (
+    <>
+      <CheckConnection kind={contextBrokers.kind} id={broker.id} />
+      <RegistrationsPanel broker={broker} />
+    </>
+  ),
 };
 
 /**

@@ -20,6 +20,8 @@ const administration = [
   "authorization-registry-grants",
   "vc-verifiers",
   "trusted-issuers-lists",
+  "policy-administration-points",
+  "credentials-config-services",
 ];
 
 export function TopBar() {
@@ -60,6 +62,12 @@ export function TopBar() {
                       {t(`kinds.${kind.kind}.many`)}
                     </NavMenuItem>
                   ))}
+                  {can.can("GET", "/audit") && (
+                    <NavMenuItem to={routeTo("activity")}>{t("audit.title")}</NavMenuItem>
+                  )}
+                  {can.can("GET", "/health/components") && (
+                    <NavMenuItem to={routeTo("status")}>{t("health.title")}</NavMenuItem>
+                  )}
                 </NavMenu>
               )}
             </Nav>

@@ -79,8 +79,8 @@ function FormatChoice(props: {
   );
 }
 
-/** The rejected rows of a report: row, id, reason. */
-function Rejected({ report }: { report: ImportReport }) {
+/** The rejected rows of a report: row, id (unless the rows have none, as history rows), reason. */
+export function Rejected({ report, withId = true }: { report: ImportReport; withId?: boolean }) {
   const { t } = useTranslation();
   if (report.rejected.length === 0) return null;
   return (
@@ -89,7 +89,7 @@ function Rejected({ report }: { report: ImportReport }) {
         <thead>
           <tr>
             <th scope="col">{t("importExport.row")}</th>
-            <th scope="col">{t("entities.id")}</th>
+            {withId && <th scope="col">{t("entities.id")}</th>}
             <th scope="col">{t("importExport.reason")}</th>
           </tr>
         </thead>
@@ -97,13 +97,56 @@ function Rejected({ report }: { report: ImportReport }) {
           {report.rejected.map((r, i) => (
             <tr key={`${r.row}-${i}`}>
               <td>{r.row}</td>
-              <td className="text-break font-monospace">{r.id ?? ""}</td>
+              {withId && <td className="text-break font-monospace">{r.id ?? ""}</td>}
               <td className="text-break">{r.reason}</td>
             </tr>
           ))}
         </tbody>
       </Table>
     </div>
+  );
+}
+
+/** The first rows of a file, as read, under their headers. */
+export function PreviewTable({
+  preview,
+}: {
+  preview: { fields: string[]; rows: Array<Record<string, string>> };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <h3 className="h6">{t("importExport.preview", { count: preview.rows.length })}</h3>
+      <div className="table-responsive mb-3" style={{ maxHeight: 260 }}>
+        <Table
+          size="sm"
+          bordered
+          className="small mb-0 font-monospace"
+          aria-label={t("importExport.previewTable")}
+        >
+          <thead>
+            <tr>
+              {preview.fields.map((f) => (
+                <th scope="col" key={f}>
+                  {f}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {preview.rows.map((row, i) => (
+              <tr key={i}>
+                {preview.fields.map((f) => (
+                  <td key={f} className="text-break">
+                    {row[f] ?? ""}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
+    </>
   );
 }
 
@@ -209,40 +252,7 @@ function ImportTab({ workspaceId, type }: { workspaceId: string; type: TypeRecor
         </Button>
       )}
       {readSheet.isError && <ErrorAlert error={readSheet.error} />}
-      {preview && (
-        <>
-          <h3 className="h6">{t("importExport.preview", { count: preview.rows.length })}</h3>
-          <div className="table-responsive mb-3" style={{ maxHeight: 260 }}>
-            <Table
-              size="sm"
-              bordered
-              className="small mb-0 font-monospace"
-              aria-label={t("importExport.previewTable")}
-            >
-              <thead>
-                <tr>
-                  {preview.fields.map((f) => (
-                    <th scope="col" key={f}>
-                      {f}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {preview.rows.map((row, i) => (
-                  <tr key={i}>
-                    {preview.fields.map((f) => (
-                      <td key={f} className="text-break">
-                        {row[f] ?? ""}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </div>
-        </>
-      )}
+      {preview && <PreviewTable preview={preview} />}
       {dryRun.isPending && <p className="small">{t("importExport.checking")}</p>}
       {dryRun.isError && <ErrorAlert error={dryRun.error} />}
       {plan && !report && (

@@ -2,15 +2,16 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { Alert, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { temporalServices } from "@orrery/model";
 import { get } from "../api.ts";
+import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { useList } from "../resources/queries.ts";
 import { InstanceValue } from "./AttributeValue.tsx";
-import { instancesOf, objectsOf } from "./entityModel.ts";
+import { instancesOf, objectsOf, type Instance } from "./entityModel.ts";
 import { useEntityPage } from "./entityPage.tsx";
 import { entityHref } from "./links.ts";
 import {
@@ -21,17 +22,27 @@ import {
   utcSeconds,
   type TemporalAnswer,
 } from "./temporal.ts";
+import { historyPath, historyWrites } from "./temporalWrites.ts";
+import { LiveBadge, useLiveEntities } from "./live.tsx";
 
 const TemporalChart = lazy(() => import("./TemporalChart.tsx"));
+const TemporalInstanceDialog = lazy(() => import("./TemporalInstanceDialog.tsx"));
+const TemporalImportDialog = lazy(() => import("./TemporalImportDialog.tsx"));
+
+type HistoryValue = Instance & { instanceId?: string; unitCode?: string };
 
 /**
  * The temporal view (temporalEntities.properties.show): a temporal service of the property, a
  * window in UTC (the last hour by default), the values newest first and a chart of the numbers.
+ * With permission to write, a value can be added, corrected or deleted, and a history imported
+ * from CSV (writes go to the workspace's broker, whichever temporal service shows them).
  */
 export function TemporalView() {
   const { t, i18n } = useTranslation();
   const { propertyId = "" } = useParams();
-  const { workspaceId, entityId, typeId, model, property, trail } = useEntityPage();
+  const { workspaceId, entityId, typeId, model, property, trail, type } = useEntityPage();
+  // Values written by devices and other clients come into the table and the chart by themselves.
+  const live = useLiveEntities(type && { workspaceId, type: type.name, entityId });
   const can = useCan();
   const services = useList(temporalServices, can.index(temporalServices));
   const serviceIds = property?.temporalServices ?? [];
@@ -66,6 +77,22 @@ export function TemporalView() {
     Number.isNaN(utcSeconds(range.to)) ||
     utcSeconds(range.from) > utcSeconds(range.to);
   const serviceName = (id: string) => services.data?.find((s) => s.id === id)?.name ?? id;
+  const client = useQueryClient();
+  const writes = historyPath(workspaceId, entityId, propertyId);
+  const canWrite = can.can("POST", writes);
+  const [editing, setEditing] = useState<HistoryValue | "new" | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [deleting, setDeleting] = useState<HistoryValue | null>(null);
+  const refresh = () =>
+    client.invalidateQueries({ queryKey: ["context-data", workspaceId, "temporal", entityId, propertyId] });
+  const remove = useMutation({
+    mutationFn: (instanceId: string) => historyWrites.remove(writes, instanceId),
+    onSettled: refresh,
+  });
+  const deletion = useConfirmedDelete(({ onError }) => {
+    if (deleting?.instanceId) remove.mutate(deleting.instanceId, { onError });
+  });
+  const units = values.some((v) => typeof (v as HistoryValue).unitCode === "string");
   if (model.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
   if (!property) return <Alert variant="warning">{t("entities.noSuchProperty")}</Alert>;
@@ -77,8 +104,9 @@ export function TemporalView() {
         ← {t("common.back")}
       </Link>
       <Card>
-        <Card.Header>
+        <Card.Header className="d-flex align-items-center gap-2">
           <h1 className="h5 mb-0 text-break">{t("temporal.title", { name: property.name })}</h1>
+          <LiveBadge state={live} />
         </Card.Header>
         <Card.Body>
           {serviceIds.length === 0 ? (
@@ -145,6 +173,16 @@ export function TemporalView() {
               <Form.Text className="d-block mb-2">{t("temporal.utcHint")}</Form.Text>
             </Form>
           )}
+          {canWrite && (
+            <div className="d-flex flex-wrap gap-2 mb-3">
+              <Button variant="outline-primary" size="sm" onClick={() => setEditing("new")}>
+                {t("temporal.add")}
+              </Button>
+              <Button variant="outline-secondary" size="sm" onClick={() => setImporting(true)}>
+                {t("temporal.import")}
+              </Button>
+            </div>
+          )}
           {history.isError && <ErrorAlert error={history.error} />}
           {history.isFetching && (
             <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
@@ -182,11 +220,17 @@ export function TemporalView() {
                         <th scope="col">{t("temporal.date")}</th>
                         <th scope="col">{t("entities.value")}</th>
                         <th scope="col">{t("temporal.object")}</th>
+                        {units && <th scope="col">{t("temporal.unit")}</th>}
                         {subs.map((name) => (
                           <th scope="col" key={name}>
                             {name}
                           </th>
                         ))}
+                        {canWrite && (
+                          <th scope="col">
+                            <span className="visually-hidden">{t("temporal.actions")}</span>
+                          </th>
+                        )}
                       </tr>
                     </thead>
                     <tbody>
@@ -199,10 +243,40 @@ export function TemporalView() {
                             )}
                           </td>
                           <td className="text-break">{objectsOf(value).join(", ")}</td>
+                          {units && <td>{String((value as HistoryValue).unitCode ?? "")}</td>}
                           {subs.map((name) => {
                             const sub = instancesOf(value[name])[0];
                             return <td key={name}>{sub ? String(sub.value ?? sub.object ?? "") : ""}</td>;
                           })}
+                          {canWrite && (
+                            <td className="text-nowrap text-end">
+                              {(value as HistoryValue).instanceId && (
+                                <>
+                                  <Button
+                                    variant="link"
+                                    size="sm"
+                                    className="py-0"
+                                    aria-label={t("temporal.correct", { time: value.observedAt })}
+                                    onClick={() => setEditing(value)}
+                                  >
+                                    {t("common.edit")}
+                                  </Button>
+                                  <Button
+                                    variant="link"
+                                    size="sm"
+                                    className="py-0 text-danger"
+                                    aria-label={t("temporal.delete", { time: value.observedAt })}
+                                    onClick={() => {
+                                      setDeleting(value);
+                                      deletion.ask();
+                                    }}
+                                  >
+                                    {t("common.delete")}
+                                  </Button>
+                                </>
+                              )}
+                            </td>
+                          )}
                         </tr>
                       ))}
                     </tbody>
@@ -212,6 +286,33 @@ export function TemporalView() {
             ))}
         </Card.Body>
       </Card>
+      <Suspense fallback={null}>
+        {editing && (
+          <TemporalInstanceDialog
+            base={writes}
+            propertyName={property.name}
+            instance={editing === "new" ? undefined : editing}
+            onClose={() => setEditing(null)}
+            onSaved={() => {
+              setEditing(null);
+              void refresh();
+            }}
+          />
+        )}
+        {importing && (
+          <TemporalImportDialog
+            base={writes}
+            propertyName={property.name}
+            onClose={() => setImporting(false)}
+            onImported={() => void refresh()}
+          />
+        )}
+      </Suspense>
+      {deletion.dialogs({
+        confirm: t("temporal.deleteConfirm", { time: deleting?.observedAt ?? "" }),
+        failed: t("temporal.deleteFailed"),
+        detail: remove.error ? String((remove.error as Error).message ?? "") : undefined,
+      })}
     </>
   );
 }

@@ -27,7 +27,13 @@ export function draftOf(
   instance?: Instance,
   subProperties: PropertyRecord[] = [],
 ): ValueDraft {
-  const value = instance?.value;
+  // A broker gives an array of one element back as the element (JSON-LD compaction): an Array property edits it as an array.
+  const value =
+    property.propertyNgsiLdValueType === "Array" &&
+    instance?.value !== undefined &&
+    !Array.isArray(instance.value)
+      ? [instance.value]
+      : instance?.value;
   const geometry = value as { type?: string; coordinates?: unknown } | undefined;
   const subs = Object.fromEntries(
     subProperties.map((sub) => {

@@ -38,11 +38,21 @@ export async function sendImport(
   source: ImportSource,
   options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<ImportReport> {
-  const query = new URLSearchParams({ typeId, ...(options.dryRun ? { dryRun: "true" } : {}) });
-  const response = await fetch(`/api${paths.entities(ws)}/import?${query}`, {
+  return postImport(`${paths.entities(ws)}/import`, { typeId }, source, options);
+}
+
+/** An import to any API path that answers an ImportReport (entities, an attribute's history). */
+export async function postImport(
+  path: string,
+  params: Record<string, string>,
+  source: ImportSource,
+  options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Promise<ImportReport> {
+  const query = new URLSearchParams({ ...params, ...(options.dryRun ? { dryRun: "true" } : {}) });
+  const response = await fetch(`/api${path}?${query}`, {
     method: "POST",
     headers: {
-      ...authorization(paths.entities(ws)),
+      ...authorization(path),
       accept: options.dryRun ? "application/json" : "application/x-ndjson, application/json",
       "content-type": "csv" in source ? "text/csv" : "application/json",
     },

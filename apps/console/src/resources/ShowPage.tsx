@@ -7,6 +7,7 @@ import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useConfirmedDelete } from "../errors/Dialogs.tsx";
+import { RecordHistory } from "../audit/RecordHistory.tsx";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
@@ -129,6 +130,7 @@ export function ShowPage({
           {data && extra?.(data)}
         </Card.Body>
       </Card>
+      {data && <RecordHistory recordId={id} />}
       {data &&
         children
           .filter(shown)

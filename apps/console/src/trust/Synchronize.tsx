@@ -10,6 +10,7 @@ import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { recordKeys, useItem, type Item } from "../resources/queries.ts";
 import { useTitle } from "../resources/titles.ts";
+import { isFdsc, roleSyncTexts } from "../fdsc/FdscLinks.tsx";
 
 type Effect = "Permit" | "Deny";
 
@@ -23,12 +24,15 @@ function Synchronize({
   item,
   effects,
   missing,
+  texts,
 }: {
   kind: KindDefinition;
   item: Item;
   effects?: boolean;
   /** What the workspace lacks for this synchronisation (its registry): the button is disabled and says so. */
   missing?: string;
+  /** The texts' keys when they are not the kind's (a role synchronised with a PAP in FDSC mode). */
+  texts?: Record<"button" | "confirm" | "done" | "failed", string>;
 }) {
   const { t } = useTranslation();
   const { workspaceId = "" } = useParams();
@@ -37,6 +41,7 @@ function Synchronize({
   const failure = useFailureDialog();
   const [lines, setLines] = useState<string[]>([]);
   const key = `synchronization.${kind.routeName}`;
+  const text = (which: "button" | "confirm" | "done" | "failed") => texts?.[which] ?? `${key}.${which}`;
   const synchronize = useMutation({
     mutationFn: (effect?: Effect) =>
       call(
@@ -70,7 +75,7 @@ function Synchronize({
         disabled={synchronize.isPending || !!missing}
         aria-describedby={missing ? `${kind.kind}-sync-missing` : undefined}
       >
-        {t(`${key}.button`)}
+        {t(text("button"))}
       </Button>
       {missing && (
         <p id={`${kind.kind}-sync-missing`} className="small text-body-secondary mt-2 mb-0">
@@ -80,7 +85,7 @@ function Synchronize({
       <ErrorAlert error={synchronize.error} className="mt-3 mb-0" />
       <ConfirmDialog
         show={step === "confirm"}
-        message={t(`${key}.confirm`, { name })}
+        message={t(text("confirm"), { name })}
         onYes={() => (effects ? setStep("effect") : run())}
         onNo={() => setStep(undefined)}
       />
@@ -111,14 +116,14 @@ function Synchronize({
       <MessageDialog
         show={step === "done"}
         title={t("common.successTitle")}
-        message={t(`${key}.done`, { name })}
+        message={t(text("done"), { name })}
         onClose={() => setStep(undefined)}
         size={lines.length ? "lg" : undefined}
       >
         <Lines lines={lines} />
       </MessageDialog>
       {failure.dialog(
-        t(`${key}.failed`),
+        t(text("failed")),
         explain(synchronize.error, t),
         <Lines lines={lines} />,
         lines.length ? "lg" : undefined,
@@ -172,12 +177,25 @@ export function SynchronizeRole({ role }: { role: Item }) {
   const can = useCan();
   const allowed = can.update(roles, role.id);
   const workspace = useWorkspace(allowed);
+  // In FDSC mode the role's policies go to the service's PAP instead (fdsc/role-sync.ts on the server).
+  const serviceId = workspace?.hasService as string | undefined;
+  const service = useItem(services, serviceId, allowed && !!serviceId && can.show(services, serviceId ?? ""));
   if (!allowed) return null;
   const missing =
-    workspace && !(workspace.hasAuthorizationRegistry && workspace.hasAuthorizationRegistryGrant)
+    workspace &&
+    !isFdsc(service.data?.data) &&
+    !(workspace.hasAuthorizationRegistry && workspace.hasAuthorizationRegistryGrant)
       ? t("synchronization.roles.missing")
       : undefined;
-  return <Synchronize kind={roles} item={role} effects missing={missing} />;
+  return (
+    <Synchronize
+      kind={roles}
+      item={role}
+      effects
+      missing={missing}
+      texts={isFdsc(service.data?.data) ? roleSyncTexts : undefined}
+    />
+  );
 }
 
 /** A contract's: only when the workspace's service is in SIOP-2 mode, with update permission (spec section 2). */

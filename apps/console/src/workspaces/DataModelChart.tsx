@@ -30,7 +30,7 @@ import {
   type Point,
   type TypeNodeData,
 } from "./chartModel.ts";
-import { DirectionMarker } from "./direction.tsx";
+import { DirectionMarker } from "../data-services/direction.tsx";
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
 const sanitiseIcon = (markup: string) =>

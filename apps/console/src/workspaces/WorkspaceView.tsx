@@ -23,7 +23,7 @@ import { groupColours } from "./groupColours.ts";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
-import { PoliciesLink } from "../fdsc/PoliciesLink.tsx";
+import { PoliciesLink } from "../fdsc/FdscLinks.tsx";
 
 type Chart = typeof import("./DataModelChart.tsx").default;
 let chart: Chart | undefined;

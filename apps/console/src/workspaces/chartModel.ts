@@ -1,7 +1,7 @@
 import dagre from "@dagrejs/dagre";
 import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
-import { directionOf, type Direction } from "./direction.tsx";
+import { directionOf, type Direction } from "../data-services/direction.tsx";
 import { groupColours, neutralColour, selectedColour } from "./groupColours.ts";
 
 export { neutralColour };

@@ -9,6 +9,8 @@ import { services } from "./services.ts";
 import { temporalServices } from "./temporal-services.ts";
 import { trustedIssuersLists } from "./trusted-issuers-lists.ts";
 import { vcVerifiers } from "./vc-verifiers.ts";
+import { policyAdministrationPoints } from "./policy-administration-points.ts";
+import { credentialsConfigServices } from "./credentials-config-services.ts";
 import { workspaces } from "./workspaces.ts";
 import { types, dataModelGroups } from "./types.ts";
 import { properties, geoTypes } from "./properties.ts";
@@ -41,6 +43,8 @@ export {
   temporalServices,
   trustedIssuersLists,
   vcVerifiers,
+  policyAdministrationPoints,
+  credentialsConfigServices,
   workspaces,
   types,
   properties,
@@ -75,6 +79,8 @@ export const platformKinds: readonly KindDefinition[] = [
   authorizationRegistryGrants,
   vcVerifiers,
   trustedIssuersLists,
+  policyAdministrationPoints,
+  credentialsConfigServices,
   dataActions,
 ];
 

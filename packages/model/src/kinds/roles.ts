@@ -32,6 +32,8 @@ export const roles = defineKind({
     { name: "synchronized", input: "boolean", readOnly: true },
     { name: "synchronizationTime", input: "instant", never: 0, readOnly: true },
     { name: "lastDelegationEvidence", input: "json", readOnly: true },
+    // FDSC mode: the ODRL policies the last synchronisation wrote to the PAP and read back.
+    { name: "lastOdrlPolicies", input: "json", readOnly: true },
   ],
 });
 

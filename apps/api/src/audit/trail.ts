@@ -1,0 +1,98 @@
+import type { KindDefinition } from "@orrery/model";
+import type { Database } from "../storage/database.ts";
+import { auditEvents, type AuditChange } from "../storage/schema.ts";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Data = Record<string, unknown>;
+
+/** Who made a change: the session's user, as the identity manager named them. */
+export interface Actor {
+  subject: string;
+  username: string;
+  provider: string;
+}
+
+export const auditActions = [
+  "create",
+  "update",
+  "delete",
+  "entity.create",
+  "entity.update",
+  "entity.delete",
+  "attribute.update",
+  "attribute.delete",
+  "import",
+  "role.assign",
+  "role.remove",
+  "synchronize",
+  "dataModel.generate",
+  "signIn",
+  "signOut",
+  "refused",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export interface AuditEvent {
+  action: AuditAction;
+  kind?: string;
+  recordId?: string;
+  title?: string;
+  workspaceId?: string;
+  outcome?: "success" | "failure" | "refused";
+  changes?: AuditChange[] | null;
+  detail?: Data | null;
+}
+
+export function auditRow(by: Actor, event: AuditEvent) {
+  return {
+    subject: by.subject,
+    username: by.username,
+    provider: by.provider,
+    action: event.action,
+    kind: event.kind ?? "",
+    recordId: event.recordId ?? "",
+    title: event.title ?? "",
+    workspaceId: event.workspaceId ?? "",
+    outcome: event.outcome ?? "success",
+    changes: event.changes ?? null,
+    detail: event.detail ?? null,
+  };
+}
+
+/** Appends events in the caller's transaction (or alone, for events that change nothing of ours). */
+export async function writeAudit(db: Database | Tx, by: Actor, events: AuditEvent[]): Promise<void> {
+  if (events.length) await db.insert(auditEvents).values(events.map((e) => auditRow(by, e)));
+}
+
+/** A record's fields and its encrypted secrets, as stored. */
+interface Stored {
+  data: Data;
+  secrets: Record<string, string>;
+}
+
+const none: Stored = { data: {}, secrets: {} };
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The fields that differ between two versions of a record (the first empty for a create, the second
+ * for a delete). A secret is said to have changed (its ciphertext differs: it was given again), never
+ * with a value, not even its ciphertext or a hash of it.
+ */
+export function changesOf(kind: KindDefinition, before: Stored | undefined, after: Stored | undefined) {
+  const b = before ?? none;
+  const a = after ?? none;
+  const changes: AuditChange[] = [];
+  for (const field of kind.fields) {
+    const name = field.name;
+    if (field.secret) {
+      if (b.secrets[name] !== a.secrets[name]) changes.push({ field: name, secret: true });
+    } else if (!same(b.data[name], a.data[name])) {
+      changes.push({
+        field: name,
+        ...(b.data[name] !== undefined ? { before: b.data[name] } : {}),
+        ...(a.data[name] !== undefined ? { after: a.data[name] } : {}),
+      });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,190 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { kindsByName, type KindDefinition } from "@orrery/model";
+import type { Config } from "../config.ts";
+import { languageOf, say, type Language } from "../messages/say.ts";
+import { notFound } from "../problems.ts";
+import type { Records } from "../resources/records.ts";
+import type { Database } from "../storage/database.ts";
+import { checkComponent, checkedKinds } from "./check.ts";
+import { claimDue, forgetRemoved, healthById, saveHealth, type StoredHealth } from "./store.ts";
+
+interface Component {
+  kind: KindDefinition;
+  id: string;
+  name: string;
+}
+
+/** How many components one process checks at a time (each check waits at most the timeout). */
+const parallelChecks = 8;
+
+/** Runs `work` on every item, `parallelChecks` at a time. */
+async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(parallelChecks, items.length) }, worker));
+}
+
+/**
+ * Health of the registered components (issue 28): "Check connection" on one (POST
+ * /api/health/{kind}/{id}), the Status page's list of every one with its last result (GET
+ * /api/health/components) and its "check all now" (POST /api/health/components), and the
+ * background checks every HEALTH_CHECK_INTERVAL_SECONDS. With several API processes on one
+ * database, each component's background check is claimed in the database, so one process makes it.
+ */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  records: Records,
+  db: Database,
+  config: Config,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { intervalSeconds, timeoutSeconds } = config.health;
+  const timeoutMs = timeoutSeconds * 1000;
+  const kinds = checkedKinds.filter((k) => config.trustModule || !k.trustModule);
+  const kindNames = kinds.map((k) => k.kind) as [string, ...string[]];
+
+  async function components(): Promise<Component[]> {
+    const lists = await Promise.all(kinds.map((kind) => records.list(kind)));
+    return lists.flatMap((items, i) =>
+      items.map((item) => ({ kind: kinds[i]!, id: item.id, name: String(item.name ?? item.id) })),
+    );
+  }
+
+  async function check(component: Pick<Component, "kind" | "id">): Promise<StoredHealth> {
+    const row = await records.find(component.kind, component.id);
+    if (!row) throw notFound(component.id);
+    const result = await checkComponent(records, component.kind, row, timeoutMs);
+    return saveHealth(db, row.id, component.kind.kind, result);
+  }
+
+  /** A component and its last result, its reasons written in the reader's language. */
+  const view = (c: Component, health: StoredHealth | undefined, language: Language) => ({
+    kind: c.kind.kind,
+    id: c.id,
+    name: c.name,
+    state: health?.state ?? "unchecked",
+    reasons: (health?.reasons ?? []).map((r) => ({ ...r, message: say(language, r.code, r.params) })),
+    roundTripMs: health?.roundTripMs ?? null,
+    version: health?.version ?? null,
+    checkedAt: health?.checkedAt ?? null,
+  });
+
+  async function list(language: Language) {
+    const all = await components();
+    const health = await healthById(
+      db,
+      all.map((c) => c.id),
+    );
+    return {
+      intervalSeconds,
+      timeoutSeconds,
+      components: all.map((c) => view(c, health.get(c.id), language)),
+    };
+  }
+
+  async function one(kindName: string, id: string) {
+    const kind = kindsByName.get(kindName)!;
+    const row = await records.find(kind, id);
+    if (!row) throw notFound(id);
+    return { kind, id, name: String(row.data.name ?? id) };
+  }
+
+  const params = z.object({ kind: z.enum(kindNames), id: z.string() });
+  const tags = ["health"];
+
+  api.get(
+    "/api/health/components",
+    { schema: { tags, summary: "Every registered component with its last connection check" } },
+    async (request) => list(languageOf(request.headers["accept-language"])),
+  );
+  api.post(
+    "/api/health/components",
+    { schema: { tags, summary: "Check the connection of every registered component now" } },
+    async (request) => {
+      await inPool(await components(), (c) =>
+        check(c).catch((err: unknown) => request.log.warn({ err, component: c.id }, "health check failed")),
+      );
+      return list(languageOf(request.headers["accept-language"]));
+    },
+  );
+  api.get(
+    "/api/health/:kind/:id",
+    { schema: { tags, summary: "A component's last connection check", params } },
+    async (request) => {
+      const component = await one(request.params.kind, request.params.id);
+      const health = await healthById(db, [component.id]);
+      return view(component, health.get(component.id), languageOf(request.headers["accept-language"]));
+    },
+  );
+  api.post(
+    "/api/health/:kind/:id",
+    {
+      schema: {
+        tags,
+        summary:
+          "Check a component's connection now: reachable or why not, round trip, version; for a grant, whether it still obtains a token",
+        params,
+      },
+    },
+    async (request) => {
+      const component = await one(request.params.kind, request.params.id);
+      return view(component, await check(component), languageOf(request.headers["accept-language"]));
+    },
+  );
+
+  if (intervalSeconds > 0) runInBackground(app, db, { kinds: kindNames, check, intervalSeconds });
+}
+
+/**
+ * The background checks. Every tick (a tenth of the interval, at least a second) each component
+ * not checked nor claimed for almost an interval is claimed and checked, so that one goes at most
+ * an interval between checks (a component that goes down shows within one interval), and a process
+ * never checks what another has just checked.
+ */
+function runInBackground(
+  app: FastifyInstance,
+  db: Database,
+  options: {
+    kinds: readonly string[];
+    check: (c: Pick<Component, "kind" | "id">) => Promise<StoredHealth>;
+    intervalSeconds: number;
+  },
+): void {
+  const tickMs = Math.max(1000, (options.intervalSeconds * 1000) / 10);
+  const staleSeconds = Math.max(0, options.intervalSeconds - tickMs / 1000);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closing = false;
+
+  async function tick() {
+    await forgetRemoved(db);
+    const due = await claimDue(db, options.kinds, staleSeconds);
+    await inPool(due, (c) =>
+      closing ? Promise.resolve() : options.check({ kind: kindsByName.get(c.kind)!, id: c.id }),
+    );
+  }
+
+  const start = () => {
+    if (running || closing) return;
+    running = tick()
+      .catch((err: unknown) => app.log.warn({ err }, "background health checks failed"))
+      .finally(() => (running = undefined));
+  };
+  app.addHook("onReady", async () => {
+    timer = setInterval(start, tickMs);
+    timer.unref();
+    // The first checks once this process listens: its own embedded broker is one of the components
+    // (checked before, it would show as refused for a whole interval).
+    if (app.server.listening) start();
+    else app.server.once("listening", start);
+  });
+  app.addHook("onClose", async () => {
+    closing = true;
+    clearInterval(timer);
+    await running;
+  });
+}

@@ -1,0 +1,99 @@
+import { sql } from "drizzle-orm";
+import type { Message } from "../messages/say.ts";
+import { rowsOf, type Database } from "../storage/database.ts";
+import type { CheckResult, HealthState } from "./check.ts";
+
+/** A component's last check as stored (migration 0015_component_health). */
+export interface StoredHealth {
+  id: string;
+  kind: string;
+  state: HealthState | "unchecked";
+  reasons: Message[];
+  roundTripMs: number | null;
+  version: string | null;
+  checkedAt: string | null;
+}
+
+interface HealthRow {
+  id: string;
+  kind: string;
+  state: StoredHealth["state"];
+  reasons: Message[] | string;
+  round_trip_ms: number | null;
+  version: string | null;
+  checked_at: string | Date | null;
+}
+
+const stored = (r: HealthRow): StoredHealth => ({
+  id: r.id,
+  kind: r.kind,
+  state: r.state,
+  // node-postgres parses jsonb, PGlite too; a driver that hands text is read the same.
+  reasons: typeof r.reasons === "string" ? (JSON.parse(r.reasons) as Message[]) : r.reasons,
+  roundTripMs: r.round_trip_ms,
+  version: r.version,
+  checkedAt: r.checked_at === null ? null : new Date(r.checked_at).toISOString(),
+});
+
+/** Keeps a check's result with the time it was taken. */
+export async function saveHealth(
+  db: Database,
+  id: string,
+  kind: string,
+  result: CheckResult,
+): Promise<StoredHealth> {
+  const rows = await db.execute(sql`
+    INSERT INTO component_health (id, kind, state, reasons, round_trip_ms, version, checked_at, claimed_at)
+    VALUES (${id}, ${kind}, ${result.state}, ${JSON.stringify(result.reasons)}::jsonb,
+            ${result.roundTripMs ?? null}, ${result.version ?? null}, now(), now())
+    ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, reasons = EXCLUDED.reasons,
+      round_trip_ms = EXCLUDED.round_trip_ms, version = EXCLUDED.version,
+      checked_at = EXCLUDED.checked_at, claimed_at = EXCLUDED.claimed_at
+    RETURNING id, kind, state, reasons, round_trip_ms, version, checked_at`);
+  return stored(rowsOf<HealthRow>(rows)[0]!);
+}
+
+/**
+ * Takes the background checks that are due for this process: every registered component of these
+ * kinds that nobody (this process or another on the same database) checked or claimed in the last
+ * `seconds`. One statement, so two processes asking together never take the same component.
+ */
+export async function claimDue(
+  db: Database,
+  kinds: readonly string[],
+  seconds: number,
+): Promise<Array<{ id: string; kind: string }>> {
+  if (!kinds.length) return [];
+  const rows = await db.execute(sql`
+    INSERT INTO component_health (id, kind, claimed_at)
+      SELECT r.id, r.kind, now() FROM records r
+      WHERE r.workspace_id = '' AND r.kind IN (${sql.join(
+        kinds.map((k) => sql`${k}`),
+        sql`, `,
+      )})
+    ON CONFLICT (id) DO UPDATE SET claimed_at = now()
+      WHERE component_health.claimed_at <= now() - make_interval(secs => ${seconds})
+    RETURNING id, kind`);
+  return rowsOf<{ id: string; kind: string }>(rows);
+}
+
+/** Every stored result, by component id. */
+export async function healthById(db: Database, ids?: readonly string[]): Promise<Map<string, StoredHealth>> {
+  if (ids && !ids.length) return new Map();
+  const rows = await db.execute(
+    ids
+      ? sql`SELECT * FROM component_health WHERE id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`SELECT * FROM component_health`,
+  );
+  return new Map(rowsOf<HealthRow>(rows).map((r) => [r.id, stored(r)]));
+}
+
+/** Drops the results of components that are no longer registered. */
+export async function forgetRemoved(db: Database): Promise<void> {
+  await db.execute(
+    sql`DELETE FROM component_health h WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = h.id)`,
+  );
+}

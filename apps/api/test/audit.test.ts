@@ -1,0 +1,322 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { rowsOf } from "../src/storage/database.ts";
+import { client, driver } from "./support/harness.ts";
+import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
+
+const ctx = useEmbeddedWorkspace();
+
+const broker = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  scheme: "http",
+  host: "broker.example.org",
+  port: 1026,
+  multiTenancyEnabled: false,
+  paginationMaxLimit: 1000,
+  implementationName: "orion-ld",
+  implementationVersion: "1.5.1",
+  ...extra,
+});
+
+/** The trail as an administrator reads it, newest first. */
+async function trail(filters: Record<string, string>) {
+  const res = await ctx.api("GET", `/api/audit?${new URLSearchParams(filters)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { items: Array<Record<string, any>>; next: string | null };
+}
+
+const count = async () =>
+  rowsOf<{ n: number }>(await ctx.t.storage.db.execute(sql`SELECT count(*)::int AS n FROM audit_events`))[0]!
+    .n;
+
+describe(`the audit trail (${driver})`, () => {
+  it("records a create, an update with the fields changed (old and new) and a delete, once each", async () => {
+    const { api } = ctx;
+    const created = await api("POST", "/api/context-brokers", broker("Audited broker"));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const updated = await api("PUT", `/api/context-brokers/${id}`, broker("Audited broker", { port: 1027 }));
+    expect(updated.status).toBe(200);
+    expect((await api("DELETE", `/api/context-brokers/${id}`)).status).toBe(204);
+
+    const { items } = await trail({ record: id });
+    expect(items.map((e) => e.action)).toEqual(["delete", "update", "create"]);
+    for (const e of items)
+      expect(e).toMatchObject({
+        subject: "test",
+        username: "test",
+        provider: "test",
+        kind: "context-brokers",
+        recordId: id,
+        title: "Audited broker",
+        workspaceId: "",
+        outcome: "success",
+      });
+    expect(items[1]!.changes).toEqual([{ field: "port", before: 1026, after: 1027 }]);
+    expect(items[2]!.changes).toContainEqual({ field: "host", after: "broker.example.org" });
+    expect(items[0]!.changes).toContainEqual({ field: "port", before: 1027 });
+    expect(Date.now() - Date.parse(items[0]!.at)).toBeLessThan(60_000);
+  });
+
+  it("leaves no audit row for a change that fails, and no change without its audit row", async () => {
+    const { api, t } = ctx;
+    const before = await count();
+    const id = (await api("POST", "/api/context-brokers", broker("In use"))).body.id as string;
+    const service = await api("POST", "/api/services", { name: "Uses it", hasContextBroker: id });
+    expect(service.status).toBe(201);
+    expect(await count()).toBe(before + 2);
+    // Refused by the database or the rules: nothing changed, nothing recorded.
+    expect((await api("DELETE", `/api/context-brokers/${id}`)).status).toBe(409);
+    expect(
+      (await api("PUT", `/api/context-brokers/${id}`, broker("In use"), { "if-match": '"9"' })).status,
+    ).toBe(412);
+    expect((await api("POST", "/api/services", { name: "x", hasContextBroker: "urn:nothing" })).status).toBe(
+      400,
+    );
+    expect(await count()).toBe(before + 2);
+    // The audit row cannot be written: the change is undone with it (same transaction).
+    await t.storage.db.execute(
+      sql`ALTER TABLE audit_events ADD CONSTRAINT audit_test_refuse CHECK (title <> 'Doomed')`,
+    );
+    try {
+      const doomed = await api("POST", "/api/context-brokers", broker("Doomed"));
+      expect(doomed.status).toBe(500);
+      const list = (await api("GET", "/api/context-brokers")).body as Array<{ name: string }>;
+      expect(list.map((b) => b.name)).not.toContain("Doomed");
+      const renamed = await api("PUT", `/api/context-brokers/${id}`, broker("Doomed"));
+      expect(renamed.status).toBe(500);
+      expect((await api("GET", `/api/context-brokers/${id}`)).body.name).toBe("In use");
+    } finally {
+      await t.storage.db.execute(sql`ALTER TABLE audit_events DROP CONSTRAINT audit_test_refuse`);
+    }
+    expect(await count()).toBe(before + 2);
+  });
+
+  it("says a secret changed, never its value, its ciphertext or a hash of it", async () => {
+    const { api, t } = ctx;
+    const idm = await api("POST", "/api/identity-managers", {
+      name: "Keyrock for audit",
+      scheme: "https",
+      host: "idm.example.org",
+      port: 443,
+      oauth2TokenPath: "/oauth2/token",
+      implementationName: "keyrock",
+      implementationVersion: "8.4.0",
+    });
+    expect(idm.status, JSON.stringify(idm.body)).toBe(201);
+    const grant = {
+      name: "Audited grant",
+      hasIdentityManager: idm.body.id,
+      grantType: "client_credentials",
+      clientId: "console",
+      clientSecret: "first-secret-Zq81",
+    };
+    const created = await api("POST", "/api/identity-manager-grants", grant);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    expect(
+      (
+        await api("PUT", `/api/identity-manager-grants/${id}`, {
+          ...grant,
+          clientSecret: "second-secret-Xw42",
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api("PUT", `/api/identity-manager-grants/${id}`, {
+          ...grant,
+          clientSecret: undefined,
+          clientId: "c2",
+        })
+      ).status,
+    ).toBe(200);
+    const { items } = await trail({ record: id });
+    expect(items.map((e) => e.action)).toEqual(["update", "update", "create"]);
+    expect(items[2]!.changes).toContainEqual({ field: "clientSecret", secret: true });
+    expect(items[1]!.changes).toEqual([{ field: "clientSecret", secret: true }]);
+    expect(items[0]!.changes).toEqual([{ field: "clientId", before: "console", after: "c2" }]);
+    const dump = JSON.stringify(
+      rowsOf(await t.storage.db.execute(sql`SELECT * FROM audit_events WHERE record_id = ${id}`)),
+    );
+    const [stored] = rowsOf<{ secrets: Record<string, string> }>(
+      await t.storage.db.execute(sql`SELECT secrets FROM records WHERE id = ${id}`),
+    );
+    expect(dump).not.toContain("first-secret");
+    expect(dump).not.toContain("second-secret");
+    expect(dump).not.toContain(stored!.secrets.clientSecret!);
+  });
+
+  it("records entity and attribute writes once the broker answered, and not those it refused", async () => {
+    const { api, path, workspace } = ctx;
+    const created = await api("POST", `${path}/entities`, {
+      type: "Building",
+      name: { type: "Property", value: "Audited hall" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const entity = `${path}/entities/${encodeURIComponent(id)}`;
+    expect((await api("PUT", `${entity}/attrs/name`, { type: "Property", value: "Renamed" })).status).toBe(
+      200,
+    );
+    expect((await api("DELETE", entity)).status).toBe(204);
+    // The broker no longer has it: a refused delete is not a change.
+    expect((await api("DELETE", entity)).status).toBe(404);
+    const { items } = await trail({ record: id });
+    expect(items.map((e) => e.action)).toEqual(["entity.delete", "attribute.update", "entity.create"]);
+    expect(items[1]).toMatchObject({
+      kind: "entities",
+      workspaceId: workspace.id,
+      detail: { attributes: ["name"] },
+    });
+    expect(items[2]!.detail).toEqual({ attributes: ["name"] });
+  });
+
+  it("records each property an import creates, and the data service a link changes", async () => {
+    const { api, path, types, workspace } = ctx;
+    const imported = await api("POST", `${path}/properties/import`, {
+      typeId: types.Person,
+      properties: [
+        { name: "age", ngsiLdType: "Property", propertyNgsiLdValueType: "Number" },
+        { name: "nickname", ngsiLdType: "Property", propertyNgsiLdValueType: "String" },
+      ],
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    for (const { id, name } of imported.body.created as Array<{ id: string; name: string }>) {
+      const { items } = await trail({ record: id });
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        action: "create",
+        kind: "properties",
+        title: name,
+        workspaceId: workspace.id,
+      });
+    }
+    const action = (await api("POST", "/api/data-actions", { name: `audited-${Date.now()}` })).body
+      .id as string;
+    const service = await api("POST", `${path}/data-services`, {
+      name: "Audited service",
+      hasEntityType: types.Person,
+    });
+    expect(service.status, JSON.stringify(service.body)).toBe(201);
+    const linked = await api("POST", `${path}/data-service-actions`, {
+      hasDataService: service.body.id,
+      hasDataAction: action,
+    });
+    expect(linked.status, JSON.stringify(linked.body)).toBe(201);
+    const [update] = (await trail({ record: service.body.id, action: "update" })).items;
+    expect(update!.changes).toEqual([{ field: "hasDataActions", after: [action] }]);
+  });
+
+  it("records a synchronisation with its outcome, sign-in and sign-out", async () => {
+    const { api, path, t } = ctx;
+    const role = await api("POST", `${path}/roles`, {
+      name: "Audited role",
+      roleName: "AUDITED_ROLE",
+      notBefore: 1700000000,
+      notOnOrAfter: 1900000000,
+      dataServiceProviderId: "EU.EORI.PROVIDER",
+      verifiableCredentialType: "AuditCredential",
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const sync = await api("POST", `${path}/roles/${role.body.id}/synchronize`, { effect: "Permit" });
+    expect(sync.status).toBe(400);
+    const [event] = (await trail({ record: role.body.id, action: "synchronize" })).items;
+    expect(event).toMatchObject({ kind: "roles", outcome: "failure", detail: { status: 400 } });
+
+    const signIn = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/dev-token",
+      payload: { username: "operator", password: "operator" },
+    });
+    expect(signIn.statusCode).toBe(200);
+    const token = JSON.parse(signIn.body).access_token ?? JSON.parse(signIn.body).token;
+    expect((await client(t, token)("POST", "/api/auth/logout")).status).toBe(204);
+    const { items } = await trail({ user: "operator" });
+    expect(items.map((e) => e.action)).toEqual(["signOut", "signIn"]);
+    expect(items[0]).toMatchObject({ username: "operator", provider: "dev" });
+  });
+
+  it("records a write refused for lack of permission, and lets only administrators read the trail", async () => {
+    const { t } = ctx;
+    for (const role of ["viewer", "operator"]) {
+      const other = client(t, await t.tokenFor(role));
+      const res = await other("GET", "/api/audit");
+      expect(res.status).toBe(403);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect((await other("GET", "/api/audit?record=x")).status).toBe(403);
+    }
+    const viewer = client(t, await t.tokenFor("viewer"));
+    expect((await viewer("POST", "/api/context-brokers", broker("Not allowed"))).status).toBe(403);
+    const [refused] = (await trail({ action: "refused" })).items;
+    expect(refused).toMatchObject({
+      kind: "context-brokers",
+      outcome: "refused",
+      detail: { method: "POST", path: "/api/context-brokers" },
+    });
+  });
+
+  it("filters by user, kind, workspace, action and time, and pages with a cursor", async () => {
+    const { api, path, workspace } = ctx;
+    for (const name of ["PagedA", "PagedB", "PagedC"])
+      expect((await api("POST", `${path}/types`, { name })).status).toBe(201);
+    const filters = { kind: "types", workspace: workspace.id, action: "create", user: "test" };
+    const all = (await trail(filters)).items;
+    expect(all.slice(0, 3).map((e) => e.title)).toEqual(["PagedC", "PagedB", "PagedA"]);
+    const first = await trail({ ...filters, limit: "2" });
+    expect(first.items.map((e) => e.title)).toEqual(["PagedC", "PagedB"]);
+    const second = await trail({ ...filters, limit: "2", cursor: first.next! });
+    expect(second.items[0]!.title).toBe("PagedA");
+    expect((await trail({ ...filters, from: new Date(Date.now() + 60_000).toISOString() })).items).toEqual(
+      [],
+    );
+    expect((await trail({ ...filters, to: new Date(Date.now() - 3_600_000).toISOString() })).items).toEqual(
+      [],
+    );
+    expect((await trail({ ...filters, user: "nobody" })).items).toEqual([]);
+    // Filters are values, never patterns.
+    for (const hostile of [".*+?(|\\", "%", "_"])
+      expect(
+        (await trail({ user: hostile, kind: hostile, record: hostile, workspace: hostile })).items,
+      ).toEqual([]);
+    for (const bad of ["action=explode", "cursor=abc", "from=yesterday", "limit=0", "limit=501", "other=1"]) {
+      const res = await api("GET", `/api/audit?${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it("is append-only: no route changes it", async () => {
+    const { api, t } = ctx;
+    const routes = t.routes.filter((r) => r.url.startsWith("/api/audit"));
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /api/audit"]);
+    const [event] = (await trail({ limit: "1" })).items;
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"])
+      for (const url of ["/api/audit", `/api/audit/${event!.id}`])
+        expect((await api(method, url, {})).status, `${method} ${url}`).toBe(404);
+    expect((await trail({ limit: "1" })).items[0]).toEqual(event);
+  });
+
+  it("removes in the background the events older than the retention", async () => {
+    const { t } = ctx;
+    await t.storage.db.execute(
+      sql`INSERT INTO audit_events (at, subject, username, provider, action, title)
+          VALUES (now() - interval '40 days', 'old', 'old', 'test', 'create', 'Forty days old'),
+                 (now() - interval '10 days', 'old', 'old', 'test', 'create', 'Ten days old')`,
+    );
+    const config = loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: "silent", AUDIT_RETENTION_DAYS: "30" }, [
+      "--no-demo",
+    ]);
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: "0" })).toThrow(/AUDIT_RETENTION_DAYS/);
+    expect(loadConfig({}).auditRetentionDays).toBe(365);
+    const second = await buildApp(config, t.storage);
+    await second.app.ready();
+    const titles = async () => (await trail({ user: "old" })).items.map((e) => e.title as string);
+    for (let i = 0; i < 50 && (await titles()).includes("Forty days old"); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await titles()).toEqual(["Ten days old"]);
+    await second.app.close();
+  });
+});

@@ -1,0 +1,132 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import StatusPage from "../src/health/StatusPage.tsx";
+import type { ComponentHealth, HealthList } from "../src/health/healthApi.ts";
+import i18n from "../src/i18n/index.ts";
+import { allow, mockApi, renderAt, sent, type Call } from "./support.tsx";
+
+// The platform's Status page: every registered component with its last result, "Check all now",
+// and results read again by themselves.
+
+const embedded: ComponentHealth = {
+  kind: "context-brokers",
+  id: "urn:ngsi-ld:ContextBroker:embedded",
+  name: "Embedded broker",
+  state: "up",
+  reasons: [],
+  roundTripMs: 12,
+  version: "0.0.0 (NGSI-LD 1.8)",
+  checkedAt: "2026-11-26T04:00:00.000Z",
+};
+const closed: ComponentHealth = {
+  kind: "identity-managers",
+  id: "urn:ngsi-ld:IdentityManager:closed",
+  name: "Closed Keyrock",
+  state: "down",
+  reasons: [
+    { code: "health.refused", message: "The connection was refused: nothing listens at 127.0.0.1:9." },
+  ],
+  roundTripMs: 2,
+  version: null,
+  checkedAt: "2026-11-26T04:00:01.000Z",
+};
+const fresh: ComponentHealth = {
+  ...closed,
+  id: "urn:ngsi-ld:IdentityManager:new",
+  name: "New one",
+  state: "unchecked",
+  reasons: [],
+  roundTripMs: null,
+  checkedAt: null,
+};
+
+const list = (components: ComponentHealth[], intervalSeconds = 60): HealthList => ({
+  intervalSeconds,
+  timeoutSeconds: 10,
+  components,
+});
+
+const row = (name: string) => screen.getByText(name).closest("tr")!;
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await i18n.changeLanguage("en");
+});
+
+describe("the Status page", () => {
+  it("lists every component with its state, the reason it is down, its round trip, version and check time", async () => {
+    mockApi({ "GET /health/components": { body: list([embedded, closed, fresh]) } });
+    renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("Embedded broker");
+    expect(row("Embedded broker")).toHaveTextContent("Up");
+    expect(row("Embedded broker")).toHaveTextContent("12 ms");
+    expect(row("Embedded broker")).toHaveTextContent("0.0.0 (NGSI-LD 1.8)");
+    expect(within(row("Embedded broker")).getByRole("link", { name: "Embedded broker" })).toHaveAttribute(
+      "href",
+      "/context-brokers/urn%3Angsi-ld%3AContextBroker%3Aembedded",
+    );
+    expect(row("Closed Keyrock")).toHaveTextContent("Down");
+    expect(row("Closed Keyrock")).toHaveTextContent("nothing listens at 127.0.0.1:9");
+    expect(row("Closed Keyrock").querySelector("time")).toHaveAttribute("dateTime", closed.checkedAt);
+    expect(row("New one")).toHaveTextContent("Not checked yet");
+    expect(row("New one")).toHaveTextContent("never");
+    expect(screen.getByText("1 component is down.")).toBeInTheDocument();
+    expect(screen.getByText(/checked in the background every 60 s/)).toBeInTheDocument();
+  });
+
+  it("checks all now, and shows the new results", async () => {
+    const calls: Call[] = mockApi({
+      "GET /health/components": { body: list([embedded, closed]) },
+      "POST /health/components": {
+        body: list([embedded, { ...closed, state: "up", reasons: [], version: "8.3.0" }]),
+      },
+    });
+    const { user } = renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("Closed Keyrock");
+    await user.click(screen.getByRole("button", { name: "Check all now" }));
+    await waitFor(() => expect(sent(calls, "POST").map((c) => c.path)).toEqual(["/health/components"]));
+    await waitFor(() => expect(row("Closed Keyrock")).toHaveTextContent("8.3.0"));
+  });
+
+  it("reads the results again by itself, so that a component that goes down shows without a reload", async () => {
+    let answer = list([embedded], 8);
+    mockApi({ "GET /health/components": () => ({ body: answer }) });
+    renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("Embedded broker");
+    expect(row("Embedded broker")).toHaveTextContent("Up");
+    answer = list(
+      [
+        {
+          ...embedded,
+          state: "down",
+          reasons: [{ code: "health.timedOut", message: "No answer within 10 s." }],
+        },
+      ],
+      8,
+    );
+    // A quarter of the 8 s interval: the page asks again within 2 s.
+    await waitFor(() => expect(row("Embedded broker")).toHaveTextContent("No answer within 10 s."), {
+      timeout: 4_000,
+    });
+    expect(row("Embedded broker")).toHaveTextContent("Down");
+  });
+
+  it("offers no check to a viewer, who still reads the results", async () => {
+    mockApi({ "GET /health/components": { body: list([embedded]) } }, [allow("GET", "^/api/.*")]);
+    renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("Embedded broker");
+    expect(screen.queryByRole("button", { name: "Check all now" })).toBeNull();
+  });
+
+  it("speaks French", async () => {
+    await i18n.changeLanguage("fr");
+    mockApi({ "GET /health/components": { body: list([embedded, closed]) } });
+    renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("Embedded broker");
+    expect(screen.getByRole("heading", { name: "État" })).toBeInTheDocument();
+    expect(row("Embedded broker")).toHaveTextContent("Disponible");
+    expect(row("Closed Keyrock")).toHaveTextContent("Indisponible");
+    expect(screen.getByRole("button", { name: "Tout tester maintenant" })).toBeInTheDocument();
+    expect(screen.getByText("1 composant est indisponible.")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,18 @@
+import { createRequire } from "node:module";
+import type { FastifyInstance } from "fastify";
+import { CORE_CONTEXT_URL } from "./contexts.ts";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+/** The NGSI-LD API version the broker follows: the one of its core @context (…-v1.8.jsonld). */
+const ngsiLd = /-v(\d+(?:\.\d+)*)\.jsonld$/.exec(CORE_CONTEXT_URL)?.[1] ?? "";
+
+/**
+ * The broker's version, where Orion-LD gives its own outside the standard API (its non-standard
+ * `/ngsi-ld/ex/v1/version`), so that a console asks any of them the same way. Register it without
+ * a prefix, beside ngsiLdBroker.
+ */
+export async function brokerVersion(app: FastifyInstance): Promise<void> {
+  app.get("/ngsi-ld/ex/v1/version", async () => ({
+    "orrery-broker": { version, "ngsi-ld": ngsiLd },
+  }));
+}
