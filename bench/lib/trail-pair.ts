@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { buildApp } from "../../apps/api/src/app.ts";
 import { loadConfig } from "../../apps/api/src/config.ts";
 import { openStorage } from "../../apps/api/src/storage/database.ts";
-import { adminToken, freePort } from "./api.ts";
+import { adminToken, freePort, withoutBackgroundChecks } from "./api.ts";
 import { onCleanup } from "./cleanup.ts";
 import { request } from "./http.ts";
 
@@ -72,6 +72,7 @@ if (process.env.TRAIL_PAIR) {
         DATA_DIR: place.dataDir,
         DATABASE_URL: place.databaseUrl ?? "",
         LOG_LEVEL: "warn",
+        ...withoutBackgroundChecks,
         HOST: "127.0.0.1",
         PORT: String(port),
         AUTH_PROVIDER: "dev",
