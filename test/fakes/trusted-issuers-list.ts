@@ -44,12 +44,14 @@ export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrusted
         !Number.isInteger(page) ||
         page < 0
       )
-        return sendJson(res, 400, invalid("The page size must be between 1 and 100."));
+        return sendJson(res, 400, invalid("The requested page size is not supported."));
       const items = sorted().slice(page * pageSize, page * pageSize + pageSize);
       return sendJson(res, 200, { total: issuers.size, pageSize: items.length, page, items });
     }
     const tir = /^\/v4\/issuers\/?(.*)$/.exec(url.pathname);
-    if (req.method === "GET" && tir) return tirAnswer(res, url, decodeURIComponent(tir[1]!));
+    // Its links carry the host asked for (the real one honours X-Forwarded-*, notes/fdsc.md §4).
+    const self = `http://${req.headers.host ?? url.host}/v4/issuers`;
+    if (req.method === "GET" && tir) return tirAnswer(res, url, self, decodeURIComponent(tir[1]!));
     if (req.method === "POST" && url.pathname === "/issuer") {
       const issuer = await parse(readBody(req));
       if (!issuer) return sendJson(res, 400, invalid("did and credentials are required"));
@@ -70,8 +72,9 @@ export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrusted
     if (id && req.method === "PUT") {
       const issuer = await parse(readBody(req));
       if (!issuer) return sendJson(res, 400, invalid("did and credentials are required"));
-      if (issuer.did !== id) return sendJson(res, 400, invalid("Did does not match the issuer object."));
+      // An unknown issuer is a 404 before the DIDs are compared (TrustedIssuersListController).
       if (!issuers.has(id)) return empty404(res);
+      if (issuer.did !== id) return sendJson(res, 400, invalid("Did does not match the issuer object."));
       issuers.set(id, issuer);
       return sendJson(res, 200, issuer);
     }
@@ -85,26 +88,33 @@ export async function startFakeTrustedIssuersList(port = 0): Promise<FakeTrusted
     return sendJson(res, 404, { status: 404, title: "Not Found", detail: "Page Not Found" });
   }, port);
 
-  /** The TIR read API: `page[after]` is a page index (links carry page numbers), hashes are base64. */
-  function tirAnswer(res: Parameters<Parameters<typeof listen>[0]>[1], url: URL, did: string) {
-    const self = `http://${url.host}/v4/issuers`;
+  /**
+   * The TIR read API: `page[after]` is a page index (links carry page numbers, their query built by
+   * Micronaut's UriBuilder: after then size, names URL-encoded), pages of 10 unless asked (1–100),
+   * each attribute's hash the base64 SHA-256 of its JSON bytes (TIRMapper).
+   */
+  function tirAnswer(res: Parameters<Parameters<typeof listen>[0]>[1], url: URL, self: string, did: string) {
     if (did) {
-      if (!/^did:[^:]+:.+$/.test(did)) return sendJson(res, 400, invalid("The did is not valid."));
+      if (!/^did:[^:]+:.+$/.test(did))
+        return sendJson(res, 400, invalid("Provided string is not a valid did."));
       const issuer = issuers.get(did);
       if (!issuer) return empty404(res);
       const attributes = issuer.credentials.map((credential) => {
-        const body = Buffer.from(JSON.stringify(credential)).toString("base64");
-        return { hash: createHash("sha256").update(body).digest("base64"), body, issuerType: "Undefined" };
+        const json = Buffer.from(JSON.stringify(credential));
+        const hash = createHash("sha256").update(json).digest("base64");
+        return { hash, body: json.toString("base64"), issuerType: "Undefined" };
       });
       return sendJson(res, 200, { did, attributes });
     }
-    const size = Number(url.searchParams.get("page[size]") ?? 100);
+    const size = Number(url.searchParams.get("page[size]") ?? 10);
     const after = Number(url.searchParams.get("page[after]") ?? 0);
+    if (!Number.isInteger(size) || size < 1 || size > 100 || !Number.isInteger(after) || after < 0)
+      return sendJson(res, 400, invalid("The requested page size is not supported."));
     const all = sorted();
     const items = all.slice(after * size, after * size + size).map((d) => ({ did: d, href: `${self}/${d}` }));
     if (!all.length) return sendJson(res, 200, { items: [], total: 0, pageSize: 0, self });
     const last = Math.max(0, Math.ceil(all.length / size) - 1);
-    const link = (n: number) => `${self}?page[size]=${size}&page[after]=${n}`;
+    const link = (n: number) => `${self}?page%5Bafter%5D=${n}&page%5Bsize%5D=${size}`;
     return sendJson(res, 200, {
       self,
       items,

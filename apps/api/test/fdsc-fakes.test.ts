@@ -296,7 +296,7 @@ describe("the fake trusted issuers list answers as TIL 0.8.1 does", () => {
     expect(tir.items).toEqual([
       { did: "did:web:c.org", href: expect.stringMatching(/\/v4\/issuers\/did:web:c\.org$/) },
     ]);
-    expect(tir.links.prev).toMatch(/page\[after\]=0$/);
+    expect(tir.links.prev).toMatch(/page%5Bafter%5D=0&page%5Bsize%5D=2$/);
     const attributes = (await send(til.url, "GET", "/v4/issuers/did:web:a.org").then((r) => r.json())) as any;
     expect(attributes.attributes[0]).toMatchObject({ issuerType: "Undefined" });
     expect(JSON.parse(Buffer.from(attributes.attributes[0].body, "base64").toString())).toMatchObject({
