@@ -111,7 +111,7 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole("link", { name: /Keyrock/ })).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole("link", { name: /Keyrock/ }).click();
-    await expect(page.locator("dl")).toBeVisible();
+    await expect(page.locator("dl").first()).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.goto("/context-brokers/create");
     await expect(page.getByRole("button", { name: en.common.create, exact: true })).toBeVisible();
