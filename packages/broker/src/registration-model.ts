@@ -141,12 +141,8 @@ export interface StoredRegistration {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-const known = new Set([
-  "id",
-  "type",
-  "registrationName",
-  "description",
-  "information",
+/** The members a registration keeps as they were given (shown back unchanged, beside its information). */
+const keptAsGiven = [
   "tenant",
   "observationInterval",
   "managementInterval",
@@ -161,6 +157,15 @@ const known = new Set([
   "operations",
   "refreshRate",
   "management",
+] as const;
+
+const known = new Set([
+  "id",
+  "type",
+  "registrationName",
+  "description",
+  "information",
+  ...keptAsGiven,
   "@context",
 ]);
 /** Members the broker writes (5.2.9 status members, system attributes): ignored on input. */
@@ -378,23 +383,7 @@ export function renderRegistration(
     ...(i.propertyNames ? { propertyNames: i.propertyNames.map(c) } : {}),
     ...(i.relationshipNames ? { relationshipNames: i.relationshipNames.map(c) } : {}),
   }));
-  for (const k of [
-    "tenant",
-    "observationInterval",
-    "managementInterval",
-    "location",
-    "observationSpace",
-    "operationSpace",
-    "expiresAt",
-    "endpoint",
-    "contextSourceInfo",
-    "scope",
-    "mode",
-    "operations",
-    "refreshRate",
-    "management",
-  ] as const)
-    if (r[k] !== undefined) out[k] = r[k];
+  for (const k of keptAsGiven) if (r[k] !== undefined) out[k] = r[k];
   if (r.scope?.length === 1) out.scope = r.scope[0];
   for (const [iri, value] of Object.entries(r.properties ?? {})) out[c(iri)] = value;
   if (system) Object.assign(out, system);

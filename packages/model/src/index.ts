@@ -9,3 +9,4 @@ export * from "./attribute-kinds.ts";
 export { reservedAttributeNames } from "./fields.ts";
 export { hostileValue, maxJsonDepth, type HostileFlaw } from "./hostile-input.ts";
 export * from "./title.ts";
+export * from "./audit.ts";

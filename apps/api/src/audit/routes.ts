@@ -6,7 +6,8 @@ import type { Config } from "../config.ts";
 import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { auditEvents } from "../storage/schema.ts";
-import { auditActions, writeAudit, type Actor, type AuditEvent } from "./trail.ts";
+import { auditActions } from "@orrery/model";
+import { writeAudit, type Actor, type AuditEvent } from "./trail.ts";
 
 type Params = Record<string, string | undefined>;
 interface Answered {

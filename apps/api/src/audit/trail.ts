@@ -1,4 +1,4 @@
-import type { KindDefinition } from "@orrery/model";
+import type { AuditAction, KindDefinition } from "@orrery/model";
 import type { Database } from "../storage/database.ts";
 import { auditEvents, type AuditChange } from "../storage/schema.ts";
 
@@ -11,26 +11,6 @@ export interface Actor {
   username: string;
   provider: string;
 }
-
-export const auditActions = [
-  "create",
-  "update",
-  "delete",
-  "entity.create",
-  "entity.update",
-  "entity.delete",
-  "attribute.update",
-  "attribute.delete",
-  "import",
-  "role.assign",
-  "role.remove",
-  "synchronize",
-  "dataModel.generate",
-  "signIn",
-  "signOut",
-  "refused",
-] as const;
-export type AuditAction = (typeof auditActions)[number];
 
 export interface AuditEvent {
   action: AuditAction;

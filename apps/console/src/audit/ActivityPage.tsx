@@ -2,11 +2,10 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Button, ButtonGroup, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { allKinds, workspaces } from "@orrery/model";
+import { allKinds, auditActions, workspaces } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useList } from "../resources/queries.ts";
 import {
-  auditActions,
   auditCsv,
   download,
   fetchAllAudit,

@@ -44,25 +44,6 @@ export interface AuditFilters {
   to?: string;
 }
 
-export const auditActions = [
-  "create",
-  "update",
-  "delete",
-  "entity.create",
-  "entity.update",
-  "entity.delete",
-  "attribute.update",
-  "attribute.delete",
-  "import",
-  "role.assign",
-  "role.remove",
-  "synchronize",
-  "dataModel.generate",
-  "signIn",
-  "signOut",
-  "refused",
-] as const;
-
 /** The query string of a page: empty filters left out, times as ISO instants. */
 export function auditQuery(filters: AuditFilters, cursor?: string, limit = 50): string {
   const query = new URLSearchParams();
