@@ -29,11 +29,11 @@ export interface PairedApi {
 export async function startTrailPair(
   withTrail: Place,
   without: Place,
-): Promise<{ trailOn: PairedApi; trailOff: PairedApi; close(): Promise<void> }> {
+): Promise<{ trailOn: PairedApi; trailOff: PairedApi; cpu(): Promise<number>; close(): Promise<void> }> {
   const child = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "trail-pair.ts")], {
     cwd: join(import.meta.dirname, "../.."),
     env: { ...process.env, TRAIL_PAIR: JSON.stringify([withTrail, without]) },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const close = onCleanup(async () => {
@@ -59,7 +59,14 @@ export async function startTrailPair(
       },
     }),
   );
-  return { trailOn: on!, trailOff: off!, close };
+  // The process's CPU time (user + system, µs), asked between turns: on a machine doing other work,
+  // what a turn cost the process is steadier than how long it took.
+  const cpu = () =>
+    new Promise<number>((resolve) => {
+      lines.once("line", (line) => resolve(Number(line)));
+      child.stdin!.write("cpu\n");
+    });
+  return { trailOn: on!, trailOff: off!, cpu, close };
 }
 
 if (process.env.TRAIL_PAIR) {
@@ -93,6 +100,10 @@ if (process.env.TRAIL_PAIR) {
     });
   }
   process.stdout.write(`${JSON.stringify(running.map(({ base, token }) => ({ base, token })))}\n`);
+  createInterface({ input: process.stdin }).on("line", () => {
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(`${user + system}\n`);
+  });
   process.once("SIGTERM", () => {
     void Promise.all(running.map((r) => r.close())).finally(() => process.exit(0));
   });

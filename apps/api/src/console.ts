@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join, sep } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config.ts";
@@ -39,16 +40,15 @@ export async function registerConsole(
     prefix: "/",
     wildcard: false,
     index: ["index.html"],
-    maxAge: "1h",
-    immutable: false,
-  });
-  app.addHook("onSend", async (request, reply, payload) => {
-    // Hashed assets never change; index.html (on / and on every deep link) must always be revalidated.
-    if (request.url.startsWith("/assets/"))
-      reply.header("cache-control", "public, max-age=31536000, immutable");
-    else if (String(reply.getHeader("content-type") ?? "").startsWith("text/html"))
-      reply.header("cache-control", "no-cache");
-    return payload;
+    // Hashed assets never change; index.html (on / and on every deep link) must always be
+    // revalidated. Set on the files served only: a hook on every answer cost each API request.
+    cacheControl: false,
+    setHeaders: (res, path) => {
+      if (path.startsWith(join(distDir, "assets") + sep))
+        res.setHeader("cache-control", "public, max-age=31536000, immutable");
+      else if (path.endsWith(".html")) res.setHeader("cache-control", "no-cache");
+      else res.setHeader("cache-control", "public, max-age=3600");
+    },
   });
   const serveIndex = /^\/(?!api(\/|$)|idm(\/|$)|ngsi-ld(\/|$)|assets\/)/;
   app.get("/*", { schema: { hide: true } }, async (request, reply) => {

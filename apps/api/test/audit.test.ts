@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { contextBrokers } from "@orrery/model";
 import { buildApp } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { rowsOf } from "../src/storage/database.ts";
@@ -92,6 +93,59 @@ describe(`the audit trail (${driver})`, () => {
       await t.storage.db.execute(sql`ALTER TABLE audit_events DROP CONSTRAINT audit_test_refuse`);
     }
     expect(await count()).toBe(before + 2);
+  });
+
+  it("writes a sign-in's event in the session's transaction: no session without its event", async () => {
+    const { t } = ctx;
+    const sessionCount = async () =>
+      rowsOf<{ n: number }>(await t.storage.db.execute(sql`SELECT count(*)::int AS n FROM sessions`))[0]!.n;
+    const signIn = () =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/auth/dev-token",
+        payload: { username: "operator", password: "operator" },
+      });
+    const before = await sessionCount();
+    await t.storage.db.execute(
+      sql`ALTER TABLE audit_events ADD CONSTRAINT audit_test_refuse CHECK (action <> 'signIn')`,
+    );
+    try {
+      expect((await signIn()).statusCode).toBe(500);
+      expect(await sessionCount()).toBe(before);
+    } finally {
+      await t.storage.db.execute(sql`ALTER TABLE audit_events DROP CONSTRAINT audit_test_refuse`);
+    }
+    expect((await signIn()).statusCode).toBe(200);
+    expect(await sessionCount()).toBe(before + 1);
+  });
+
+  it("gives creates made at the same time (written together) each its answer and its own event", async () => {
+    const { api } = ctx;
+    const before = await count();
+    const names = ["Batch A", "Batch B", "Batch C", "Batch D", "Batch E", "Batch F"];
+    const [types, brokers] = await Promise.all([
+      // Two of the types clash: only their own creates are refused, the batch's others are written.
+      Promise.all(
+        ["Alpha", "Twin", "Twin", "Beta"].map((name) => api("POST", `${ctx.path}/types`, { name })),
+      ),
+      Promise.all(names.map((name) => api("POST", "/api/context-brokers", broker(name)))),
+    ]);
+    expect(types.map((a) => a.status)).toEqual(expect.arrayContaining([201, 201, 201, 409]));
+    expect(types.filter((a) => a.status === 409)[0]!.body.code).toBe("conflict.typeName");
+    expect(brokers.map((a) => a.status)).toEqual(names.map(() => 201));
+    expect(await count()).toBe(before + 9);
+    for (const [i, answer] of brokers.entries()) {
+      const { items } = await trail({ record: answer.body.id });
+      expect(items).toMatchObject([{ action: "create", title: names[i], username: "test" }]);
+      // Its values, listed in the kind's field order as an update's changes are.
+      const given = broker(names[i]!) as Record<string, unknown>;
+      expect(items[0]!.changes).toEqual(
+        contextBrokers.fields
+          .filter((f) => f.name in given)
+          .map((f) => ({ field: f.name, after: given[f.name] })),
+      );
+      expect((await api("GET", `/api/context-brokers/${answer.body.id}`)).body.name).toBe(names[i]);
+    }
   });
 
   it("says a secret changed, never its value, its ciphertext or a hash of it", async () => {
@@ -235,7 +289,8 @@ describe(`the audit trail (${driver})`, () => {
     const token = JSON.parse(signIn.body).access_token ?? JSON.parse(signIn.body).token;
     expect((await client(t, token)("POST", "/api/auth/logout")).status).toBe(204);
     const { items } = await trail({ user: "operator" });
-    expect(items.map((e) => e.action)).toEqual(["signOut", "signIn"]);
+    // Newest first: this sign-out and the sign-in before it.
+    expect(items.slice(0, 2).map((e) => e.action)).toEqual(["signOut", "signIn"]);
     expect(items[0]).toMatchObject({ username: "operator", provider: "dev" });
   });
 
@@ -256,6 +311,16 @@ describe(`the audit trail (${driver})`, () => {
       outcome: "refused",
       detail: { method: "POST", path: "/api/context-brokers" },
     });
+    // A route that records events of its own records its refusal once, as a refusal.
+    const entities = `${ctx.path}/entities`;
+    expect(
+      (await viewer("POST", entities, { id: "urn:ngsi-ld:Building:refused", type: "Building" })).status,
+    ).toBe(403);
+    const refusals = (await trail({ action: "refused" })).items.filter((e) => e.detail?.path === entities);
+    expect(refusals).toHaveLength(1);
+    expect(
+      (await trail({ action: "entity.create" })).items.filter((e) => e.recordId.endsWith(":refused")),
+    ).toEqual([]);
   });
 
   it("filters by user, kind, workspace, action and time, and pages with a cursor", async () => {

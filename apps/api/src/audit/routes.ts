@@ -6,8 +6,8 @@ import type { Config } from "../config.ts";
 import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { auditEvents } from "../storage/schema.ts";
-import { auditActions } from "@orrery/model";
-import { writeAudit, type Actor, type AuditEvent } from "./trail.ts";
+import { auditActions, kindsByName } from "@orrery/model";
+import { changesListed, writeAudit, type Actor, type AuditEvent } from "./trail.ts";
 
 type Params = Record<string, string | undefined>;
 interface Answered {
@@ -237,22 +237,32 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
   const db = records.database;
   records.keepTrail(config.auditTrail);
   if (config.auditTrail) {
+    const write = (request: FastifyRequest, event: AuditEvent) =>
+      writeAudit(db, request.session!, [event]).catch(
+        // A trail that cannot be written must not undo the peer's answer: it is logged.
+        (err: unknown) => request.log.error({ err }, "the audit event could not be written"),
+      );
+    // Only the routes that have events get a hook (every hook costs each request of its route).
     app.addHook("onRoute", (route) => {
-      if (!route.url.startsWith("/api") || ![route.method].flat().some((m) => writes.has(m))) return;
+      const keys = [route.method].flat().map((m) => `${m} ${route.url}`);
+      if (!route.url.startsWith("/api") || !keys.some((key) => routeEvents[key])) return;
       // Written before the answer leaves: whoever reads the trail after it finds the event there.
       const record: onSendHookHandler = (request, reply, payload, done) => {
-        const event = eventOf(request, reply.statusCode, payload);
+        // A refusal was recorded by the onError hook below.
+        const event = reply.statusCode === 403 ? undefined : eventOf(request, reply.statusCode, payload);
         if (!event) return done(null, payload);
-        writeAudit(db, request.session!, [event]).then(
-          () => done(null, payload),
-          // A trail that cannot be written must not undo the peer's answer: it is logged.
-          (err: unknown) => {
-            request.log.error({ err }, "the audit event could not be written");
-            done(null, payload);
-          },
-        );
+        void write(request, event).then(() => done(null, payload));
       };
       route.onSend = [...[route.onSend ?? []].flat(), record] as onSendHookHandler[];
+    });
+    // A write refused for lack of permission, on any route: refusals are thrown (the guard's and the
+    // handlers'), so they pass here, and no other request pays for it.
+    app.addHook("onError", async (request, _reply, error) => {
+      const status = (error as { status?: number; statusCode?: number }).status ?? error.statusCode;
+      if (status !== 403 || !writes.has(request.method) || !request.routeOptions.url?.startsWith("/api"))
+        return;
+      const event = eventOf(request, 403, undefined);
+      if (event) await write(request, event);
     });
   }
 
@@ -304,7 +314,12 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
         .limit(q.limit + 1);
       const page = rows.slice(0, q.limit);
       return {
-        items: page.map((r) => ({ ...r, id: String(r.id), at: r.at.toISOString() })),
+        items: page.map(({ created, ...r }) => ({
+          ...r,
+          id: String(r.id),
+          at: r.at.toISOString(),
+          changes: changesListed(kindsByName.get(r.kind), { created, changes: r.changes }),
+        })),
         next: rows.length > q.limit ? String(page.at(-1)!.id) : null,
       };
     },

@@ -20,6 +20,8 @@ export interface AuditEvent {
   workspaceId?: string;
   outcome?: "success" | "failure" | "refused";
   changes?: AuditChange[] | null;
+  /** A create's values, as the record keeps them (see changesListed). */
+  created?: Data | null;
   detail?: Data | null;
 }
 
@@ -35,6 +37,7 @@ export function auditRow(by: Actor, event: AuditEvent) {
     workspaceId: event.workspaceId ?? "",
     outcome: event.outcome ?? "success",
     changes: event.changes ?? null,
+    created: event.created ?? null,
     detail: event.detail ?? null,
   };
 }
@@ -75,4 +78,29 @@ export function changesOf(kind: KindDefinition, before: Stored | undefined, afte
     }
   }
   return changes;
+}
+
+/** The secrets a new record was given, each only as set; null when none. */
+export function secretsSet(kind: KindDefinition, secrets: Record<string, string>): AuditChange[] | null {
+  const set = kind.fields.filter((f) => f.secret && secrets[f.name] !== undefined);
+  return set.length ? set.map((f) => ({ field: f.name, secret: true })) : null;
+}
+
+/**
+ * The changes an event shows. A create keeps its values as the record's own data (`created`: the
+ * cheapest copy to write in the create's statement); they are listed here, in the kind's field
+ * order, with the secrets it was given as set, as changesOf lists an update's.
+ */
+export function changesListed(
+  kind: KindDefinition | undefined,
+  event: { created: Data | null; changes: AuditChange[] | null },
+): AuditChange[] | null {
+  if (!event.created) return event.changes;
+  const listed: AuditChange[] = [
+    ...Object.entries(event.created).map(([field, after]) => ({ field, after })),
+    ...(event.changes ?? []),
+  ];
+  const order = new Map(kind?.fields.map((f, i) => [f.name, i]));
+  const at = (c: AuditChange) => order.get(c.field) ?? order.size;
+  return listed.sort((a, b) => at(a) - at(b));
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { z } from "zod";
-import { writeAudit } from "../audit/trail.ts";
+import { writeAudit, type Actor } from "../audit/trail.ts";
 import type { Config } from "../config.ts";
 import { problem } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
@@ -64,6 +64,11 @@ export function registerAuthRoutes(
   },
 ): void {
   const { config, db, sessions, provider } = deps;
+  /** The sign-in's audit event, written in the new session's transaction. */
+  const signedIn = (by: Actor) =>
+    config.auditTrail
+      ? (tx: Parameters<typeof writeAudit>[0]) => writeAudit(tx, by, [{ action: "signIn" }])
+      : undefined;
   const checkSignIn = signInCheck(provider, { problem: deps.signInProblem, at: Date.now() });
   const api = app.withTypeProvider<ZodTypeProvider>();
   const redirectUri = `${config.publicUrl}/api/auth/callback`;
@@ -143,8 +148,10 @@ export function registerAuthRoutes(
           redirectUri,
           callbackUrl: new URL(request.url, config.publicUrl),
         });
-        const session = await sessions.create({ ...identity, expiresAt: clampExpiry(identity.expiresAt) });
-        if (config.auditTrail) await writeAudit(db, identity, [{ action: "signIn" }]);
+        const session = await sessions.create(
+          { ...identity, expiresAt: clampExpiry(identity.expiresAt) },
+          signedIn(identity),
+        );
         request.log.info({ user: identity.username, provider: identity.provider }, "signed in");
         return reply.redirect(
           consoleRoute("/callbacks/authentication", {
@@ -219,17 +226,11 @@ export function registerAuthRoutes(
       async (request) => {
         const user = checkDemoPassword(request.body.username, request.body.password);
         if (!user) throw problem(401, "idm.wrongPassword");
-        const session = await sessions.create({
-          subject: user.username,
-          username: user.username,
-          provider: "dev",
-          permissions: deps.policy.permissionsFor(user.roles),
-          expiresAt: clampExpiry(),
-        });
-        if (config.auditTrail)
-          await writeAudit(db, { subject: user.username, username: user.username, provider: "dev" }, [
-            { action: "signIn" },
-          ]);
+        const by = { subject: user.username, username: user.username, provider: "dev" };
+        const session = await sessions.create(
+          { ...by, permissions: deps.policy.permissionsFor(user.roles), expiresAt: clampExpiry() },
+          signedIn(by),
+        );
         return {
           token: session.token,
           token_type: "Bearer" as const,

@@ -5,6 +5,8 @@ import type { Database } from "../storage/database.ts";
 import type { Cipher } from "../cipher.ts";
 import { sessions } from "../storage/schema.ts";
 
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 export interface Identity {
   subject: string;
   username: string;
@@ -58,16 +60,26 @@ export class Sessions {
     } = {},
   ) {}
 
-  async create(identity: Identity): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * A new session. `alongside` writes what else the sign-in records (its audit event) in the
+   * session's transaction: a session without its event, or the reverse, cannot be left behind.
+   */
+  async create(
+    identity: Identity,
+    alongside?: (tx: Transaction) => Promise<unknown>,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString("base64url");
     const { grant, ...rest } = identity;
-    await this.db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
-    await this.db.insert(sessions).values({
-      tokenHash: hash(token),
-      ...rest,
-      // The grant is a secret of the identity manager's: encrypted at rest like every other.
-      grant: grant && this.options.cipher ? this.options.cipher.encrypt(grant) : null,
-      permissionsCheckedAt: new Date(),
+    await this.db.transaction(async (tx) => {
+      await tx.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+      await tx.insert(sessions).values({
+        tokenHash: hash(token),
+        ...rest,
+        // The grant is a secret of the identity manager's: encrypted at rest like every other.
+        grant: grant && this.options.cipher ? this.options.cipher.encrypt(grant) : null,
+        permissionsCheckedAt: new Date(),
+      });
+      await alongside?.(tx);
     });
     return { token, expiresAt: identity.expiresAt };
   }

@@ -399,6 +399,12 @@ const migrations: Array<{ name: string; sql: string }> = [
       )
     `,
   },
+  {
+    // A create's event keeps the record's values as its own jsonb, copied in the create's statement,
+    // instead of a list of changes built, sent and parsed (a third of what the trail cost a create).
+    name: "0016_audit_created_values",
+    sql: `ALTER TABLE audit_events ADD COLUMN created jsonb`,
+  },
 ];
 
 export async function migrate(db: Database): Promise<void> {

@@ -147,6 +147,8 @@ export const auditEvents = pgTable(
     /** success, failure (a synchronisation the peer refused) or refused (no permission). */
     outcome: text("outcome").notNull().default("success"),
     changes: jsonb("changes").$type<AuditChange[]>(),
+    /** A create's values as the record was given them (its changes are listed from them when read). */
+    created: jsonb("created").$type<Record<string, unknown>>(),
     detail: jsonb("detail").$type<Record<string, unknown>>(),
   },
   (t) => [index("audit_events_record").on(t.recordId, t.id)],
