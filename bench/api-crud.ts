@@ -54,7 +54,17 @@ interface DriverResult {
   /** API create wall time / direct insert wall time, same count and concurrency. */
   apiOverhead?: number;
   /** Creates of the trail pair, with the trail and without; cost = on wall time / off wall time - 1. */
-  auditTrail?: { on: Figures; off: Figures; cost: number };
+  /**
+   * Also the pair process's CPU time per create (µs) with the trail and without: steadier than wall
+   * time when other work shares the machine (for the PGlite pair it includes the database's work).
+   */
+  auditTrail?: {
+    on: Figures;
+    off: Figures;
+    cost: number;
+    cpuMicrosecondsPerCreate: { on: number; off: number };
+    cpuCost: number;
+  };
   goals?: { createRate: boolean; apiOverhead: boolean; listP95: boolean; auditTrailUnder10pct: boolean };
   error?: string;
 }
@@ -108,6 +118,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const trailOn = new Sample();
     const trailOff = new Sample();
     const insert = new Sample();
+    const trailCpu = { on: 0, off: 0 };
     for (let from = 0; from < N; from += CHUNK) {
       const to = Math.min(N, from + CHUNK);
       await create.run(from, to, CONCURRENCY, async (i) => {
@@ -124,7 +135,11 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
           });
         const on = through(trailOn, pair.trailOn);
         const off = through(trailOff, pair.trailOff);
-        for (const run of turn % 2 ? [off, on] : [on, off]) await run();
+        for (const run of turn % 2 ? [off, on] : [on, off]) {
+          const before = await pair.cpu();
+          await run();
+          trailCpu[run === on ? "on" : "off"] += (await pair.cpu()) - before;
+        }
       }
       await insert.run(from, to, CONCURRENCY, async (i) => {
         await db.insert(records).values(rows[i]!);
@@ -175,6 +190,8 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       on: trailOn.figures(),
       off: trailOff.figures(),
       cost: Math.round(trailCost * 1000) / 1000,
+      cpuMicrosecondsPerCreate: { on: Math.round(trailCpu.on / N), off: Math.round(trailCpu.off / N) },
+      cpuCost: Math.round((trailCpu.on / trailCpu.off - 1) * 1000) / 1000,
     };
     result.goals = {
       createRate: result.api.create.perSecond >= GOALS.minCreatePerSecond[name],
@@ -212,6 +229,13 @@ function print(results: DriverResult[]): void {
     ["Create, audit trail on (pair)", ...col((r) => rate(r.auditTrail?.on))],
     ["Create, audit trail off (pair)", ...col((r) => rate(r.auditTrail?.off))],
     ["Audit trail cost (on / off - 1)", ...col((r) => pct(r.auditTrail?.cost))],
+    [
+      "  CPU µs per create on / off, cost",
+      ...col((r) => {
+        const a = r.auditTrail;
+        return a ? `${a.cpuMicrosecondsPerCreate.on} / ${a.cpuMicrosecondsPerCreate.off}, ${pct(a.cpuCost)}` : "";
+      }),
+    ],
     [
       `Goal: audit trail < ${GOALS.maxAuditTrailCost * 100}%`,
       ...col((r) => met(r.goals?.auditTrailUnder10pct)),
