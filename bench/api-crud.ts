@@ -233,7 +233,9 @@ function print(results: DriverResult[]): void {
       "  CPU µs per create on / off, cost",
       ...col((r) => {
         const a = r.auditTrail;
-        return a ? `${a.cpuMicrosecondsPerCreate.on} / ${a.cpuMicrosecondsPerCreate.off}, ${pct(a.cpuCost)}` : "";
+        return a
+          ? `${a.cpuMicrosecondsPerCreate.on} / ${a.cpuMicrosecondsPerCreate.off}, ${pct(a.cpuCost)}`
+          : "";
       }),
     ],
     [
