@@ -226,17 +226,19 @@ export class Records {
    */
   async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<string> {
     if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId, where));
-    const rows = await this.db
+    const item =
+      kind.scope === "workspace"
+        ? sql`jsonb_build_object('id', ${records.id}) || ${records.data} || jsonb_build_object('hasWorkspace', ${records.workspaceId})`
+        : sql`jsonb_build_object('id', ${records.id}) || ${records.data}`;
+    // Joined by the database too: one value to receive instead of a row per record to parse and map
+    // (half of a 100-record list's time on PGlite went in reading rows).
+    const [list] = await this.db
       .select({
-        item:
-          kind.scope === "workspace"
-            ? sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data} || jsonb_build_object('hasWorkspace', ${records.workspaceId}))::text`
-            : sql<string>`(jsonb_build_object('id', ${records.id}) || ${records.data})::text`,
+        json: sql<string>`'[' || coalesce(string_agg((${item})::text, ',' ORDER BY lower(${records.name}), ${records.id}), '') || ']'`,
       })
       .from(records)
-      .where(this.scope(kind, workspaceId, where))
-      .orderBy(asc(sql`lower(${records.name})`), asc(records.id));
-    return `[${rows.map((r) => r.item).join(",")}]`;
+      .where(this.scope(kind, workspaceId, where));
+    return list?.json ?? "[]";
   }
 
   /** Records of these kinds in a workspace with exactly this name (the list index finds them by lower(name)). */
