@@ -20,6 +20,7 @@ import { buildApp } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { openStorage } from "../apps/api/src/storage/database.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
+import { withoutBackgroundChecks } from "./lib/api.ts";
 import { smoke, sized } from "./lib/smoke.ts";
 
 const root = resolve(import.meta.dirname, "..");
@@ -30,7 +31,10 @@ if (!process.env.BENCH_SKIP_BUILD)
   execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
 const dataDir = mkdtempSync(join(tmpdir(), "orrery-bench-console-"));
 const port = 3390;
-const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" }, ["--no-demo"]);
+const config = loadConfig(
+  { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", ...withoutBackgroundChecks },
+  ["--no-demo"],
+);
 const storage = await openStorage(config);
 const { app, records } = await buildApp(config, storage);
 const browser = await chromium.launch(chromiumLaunchOptions);

@@ -40,10 +40,14 @@ export async function registerConsole(
     prefix: "/",
     wildcard: false,
     index: ["index.html"],
+    // The build writes .br and .gz copies (apps/console/precompress.ts): sent to the browsers that accept them.
+    preCompressed: true,
     // Hashed assets never change; index.html (on / and on every deep link) must always be
     // revalidated. Set on the files served only: a hook on every answer cost each API request.
     cacheControl: false,
-    setHeaders: (res, path) => {
+    setHeaders: (res, served) => {
+      const path = served.replace(/\.(br|gz)$/, "");
+      res.setHeader("vary", "Accept-Encoding");
       if (path.startsWith(join(distDir, "assets") + sep))
         res.setHeader("cache-control", "public, max-age=31536000, immutable");
       else if (path.endsWith(".html")) res.setHeader("cache-control", "no-cache");

@@ -16,6 +16,9 @@ writeFileSync(
     `<script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>`,
 );
 writeFileSync(join(consoleDir, "assets", "app.js"), "console.log(1)");
+// The build's compressed copies (apps/console/precompress.ts), told apart from the original here.
+writeFileSync(join(consoleDir, "assets", "app.js.br"), "brotli bytes");
+writeFileSync(join(consoleDir, "index.html.gz"), "gzip bytes");
 afterAll(() => rmSync(consoleDir, { recursive: true, force: true }));
 
 const appOrigin = "https://app.example.org";
@@ -82,6 +85,24 @@ describe(`security headers (${driver})`, () => {
     expect((await get(t, "/assets/app.js")).headers["cache-control"]).toBe(
       "public, max-age=31536000, immutable",
     );
+  });
+
+  it("sends the build's compressed copies to browsers that accept them, with the same cache headers", async () => {
+    const asset = (encoding: string) =>
+      t.app.inject({ method: "GET", url: "/assets/app.js", headers: { "accept-encoding": encoding } });
+    const br = await asset("gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.body).toBe("brotli bytes");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    const plain = await asset("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe("console.log(1)");
+    for (const url of ["/", "/workspaces"]) {
+      const page = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+      expect(page.headers["content-encoding"], url).toBe("gzip");
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+    }
   });
 });
 

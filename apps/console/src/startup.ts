@@ -1,4 +1,4 @@
-import { getSession } from "./session.ts";
+import { getSession, type Session } from "./session.ts";
 import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
 type Early = Map<string, { response: Promise<Response>; at: number }>;
@@ -45,25 +45,43 @@ export function workspaceAt(pathname: string): string | undefined {
 }
 
 /**
+ * The session that a sign-in's way back brings in its address (`/callbacks/authentication?token=…`,
+ * routes.ts), which CallbackPage stores once the console's code has run; not in a session renewal's
+ * window, which closes at once.
+ */
+function arrivingSession(): Session | undefined {
+  if (window.location.pathname !== "/callbacks/authentication" || window.opener) return undefined;
+  const params = new URLSearchParams(window.location.search);
+  const [token, tokenType] = [params.get("token"), params.get("token_type")];
+  const expiresAt = Date.parse(params.get("expires_at") ?? "");
+  return token && tokenType && expiresAt > Date.now() ? { token, tokenType, expiresAt } : undefined;
+}
+
+/**
  * Run by start-early.ts, inlined in index.html, while the browser is still fetching the console's
- * code (about 200 ms on a small machine): a signed-in start asks at once for what every screen
- * needs (permissions, console settings) and, on a workspace's address, for what its view shows
- * first (the entities tab's first page, the types, properties and data services the chart is laid
- * out from at once, the workspace record) and
+ * code (about 200 ms on a small machine): a signed-in start, or a sign-in's way back, asks at once
+ * for what every screen needs (permissions, console settings) and, when the console opens (or goes
+ * back to) a workspace's address, for what its view shows first (the entities tab's first page, the
+ * types, properties and data services the chart is laid out from at once, the workspace record) and
  * preloads the view's code (`viewCode`, the files of its chunks and stylesheets). The console's own
- * calls then take these responses instead of asking again, and its import of the view finds the
- * code loaded.
+ * calls then take these responses instead of asking again (CallbackPage's call of this asks for
+ * nothing asked already), and its import of the view finds the code loaded.
  */
 export function startEarly(viewCode: readonly string[] = []): void {
-  const session = getSession();
+  const arriving = getSession() ? undefined : arrivingSession();
+  const session = getSession() ?? arriving;
   if (!session) return;
+  // Where the console goes: after a sign-in, the address that sent the user to sign in (App.tsx).
+  const back = arriving && sessionStorage.getItem("orrery.returnTo");
+  const address = back ? new URL(back, window.location.origin) : window.location;
   const headers = { accept: "application/json", authorization: `${session.tokenType} ${session.token}` };
   const ask = (url: string) => {
+    if (early.has(url)) return;
     const response = fetch(url, { headers: { ...headers, ...gatewayHeaders(url) } });
     response.catch(() => undefined); // the call that takes it sees the failure
     early.set(url, { response, at: Date.now() });
   };
-  const workspaceId = workspaceAt(window.location.pathname);
+  const workspaceId = workspaceAt(address.pathname);
   if (workspaceId) {
     // The code first: the server sends a file at once but may take a while over a long list, and
     // the browser evaluates the code while the data is on its way.
@@ -74,7 +92,7 @@ export function startEarly(viewCode: readonly string[] = []): void {
       link.href = href;
       document.head.append(link);
     }
-    const firstPage = firstPageAt(new URLSearchParams(window.location.search));
+    const firstPage = firstPageAt(new URLSearchParams(address.search));
     if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
     ask(`/api/workspace/${workspaceId}/types`);
     // The chart's arrows only (queries.ts `chartProperties`): a model's properties run to megabytes.

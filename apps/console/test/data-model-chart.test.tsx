@@ -1,3 +1,4 @@
+import dagre from "@dagrejs/dagre";
 import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import DataModelChart, { dragStopHandler, useSavePosition } from "../src/workspaces/DataModelChart.tsx";
@@ -83,6 +84,40 @@ describe("data-model chart", () => {
       const up = at[e.target]!.y < at[e.source]!.y;
       if (down) expect([e.sourceHandle, e.targetHandle]).toEqual(["source-bottom", "target-top"]);
       if (up) expect([e.sourceHandle, e.targetHandle]).toEqual(["source-top", "target-bottom"]);
+    }
+  });
+
+  it("lays out more than a hundred types where dagre puts them without its crossing sweeps", () => {
+    // 120 types in a ring, with links across it, two to themselves, one placed type, one link out.
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      id: `t${i}`,
+      name: `Type ${i}`.repeat(1 + (i % 3)),
+      ...(i === 7 ? { positionInChart: [10, 20] } : {}),
+    }));
+    const link = (id: string, from: number, to: number | string) => ({
+      id,
+      name: `ref${id}`,
+      hasType: `t${from}`,
+      ngsiLdType: "Relationship",
+      relationshipType: typeof to === "number" ? `t${to}` : to,
+    });
+    const links = [
+      ...many.map((_, i) => link(`ring${i}`, i, (i + 1) % many.length)),
+      ...Array.from({ length: 25 }, (_, k) => link(`across${k}`, (k * 37) % 120, (k * 53 + 11) % 120)),
+      link("self1", 3, 3),
+      link("self2", 90, 90),
+      link("out", 5, "urn:ngsi-ld:Type:elsewhere"),
+    ];
+    const drawn = chartModel(many, links);
+    const layout = dagre.layout;
+    const dagreOwn = vi
+      .spyOn(dagre, "layout")
+      .mockImplementation((graph) => layout(graph, { disableOptimalOrderHeuristic: true }));
+    try {
+      expect(drawn).toEqual(chartModel(many, links));
+      expect(dagreOwn).toHaveBeenCalledTimes(1);
+    } finally {
+      dagreOwn.mockRestore();
     }
   });
 

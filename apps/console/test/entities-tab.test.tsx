@@ -69,6 +69,14 @@ describe("entities tab", () => {
     expect(await screen.findByRole("link", { name: "urn:ngsi-ld:Building:42" })).toBeInTheDocument();
   });
 
+  it("shows the first page without the model's properties, which only the map and an entity's card read", async () => {
+    const { calls, client } = renderList();
+    expect(await screen.findByText("Total: 100000")).toBeInTheDocument();
+    await settled(client);
+    // A model's properties run to megabytes: the list of a type's entities waits for none of them.
+    expect(calls.filter((c) => c.path === "/workspace/ws1/properties")).toEqual([]);
+  });
+
   it("keeps the page, page size and search in the address, so that Back and reload return there", async () => {
     const { calls, user, client } = renderList(
       `/workspace/ws1?typeId=${encodeURIComponent(T.building)}&page=3&size=50`,

@@ -4,6 +4,9 @@ import { fetchEntities } from "../src/context-data/entityQueries.ts";
 import { chartProperties } from "../src/resources/queries.ts";
 import { setSession } from "../src/session.ts";
 import { startEarly, takeEarly } from "../src/startup.ts";
+import { preloadScreenAt } from "../src/app/screens.tsx";
+import { queryClient } from "../src/queryClient.ts";
+import { routeTo } from "../src/routes.ts";
 
 const ws = "urn:ngsi-ld:Workspace:w1";
 const type = "urn:ngsi-ld:Type:t1";
@@ -24,6 +27,8 @@ function fakeFetch() {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  globalThis.orreryEarly?.clear(); // answers a test asked for and did not take
+  sessionStorage.clear();
   setSession(null);
   window.history.pushState(null, "", "/");
 });
@@ -92,5 +97,54 @@ describe("start-up requests", () => {
     window.history.pushState(null, "", "/workspaces");
     startEarly(["/assets/WorkspaceView-1.js"]);
     expect(document.head.querySelector('link[rel="modulepreload"]')).toBeNull();
+  });
+
+  it("on a sign-in's way back, asks with the token it brings for what the address it returns to shows", async () => {
+    const expires = new Date(Date.now() + 60_000).toISOString();
+    const back = `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer&expires_at=${expires}`;
+    sessionStorage.setItem("orrery.returnTo", `/workspace/${ws}?typeId=${encodeURIComponent(type)}`);
+    window.history.pushState(null, "", back);
+    const asked = fakeFetch();
+    startEarly(["/assets/WorkspaceView-1.js"]);
+    const firstPage = `/api/workspace/${ws}/entities?typeId=${encodeURIComponent(type)}&limit=20&offset=0&order=name&count=true`;
+    expect(asked).toContain(firstPage);
+    expect(asked).toContain("/api/authorization/permissions");
+    expect(vi.mocked(fetch).mock.calls[0]![1]!.headers).toMatchObject({ authorization: "Bearer t1" });
+    document.head.querySelectorAll('link[rel="modulepreload"]').forEach((link) => link.remove());
+    // CallbackPage stores the session and asks again: nothing is asked twice.
+    setSession({ token: "t1", tokenType: "Bearer", expiresAt: Date.parse(expires) });
+    const before = asked.length;
+    startEarly();
+    expect(asked).toHaveLength(before);
+    expect(await (await takeEarly(firstPage)!).json()).toEqual([]);
+  });
+
+  it("asks for nothing on a way back without a complete token, nor in a session renewal's window", () => {
+    const asked = fakeFetch();
+    window.history.pushState(null, "", `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer`);
+    startEarly();
+    const expires = new Date(Date.now() + 60_000).toISOString();
+    window.history.pushState(
+      null,
+      "",
+      `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer&expires_at=${expires}`,
+    );
+    vi.stubGlobal("opener", window);
+    startEarly();
+    expect(asked).toEqual([]);
+  });
+
+  it("asks for a platform list's records with its screen's code, before the list page renders", async () => {
+    setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
+    const asked = fakeFetch();
+    await preloadScreenAt(routeTo("contextBrokers.index"));
+    expect(asked).toContain("/api/context-brokers");
+    expect(queryClient.getQueryData(["records", "context-brokers", ""])).toEqual({
+      url: "/api/context-brokers",
+    });
+    // A workspace's lists need the workspace's permissions first: not asked ahead.
+    await preloadScreenAt(routeTo("roles.index", { workspaceId: ws }));
+    expect(asked.some((url) => url.includes("/roles"))).toBe(false);
+    queryClient.clear();
   });
 });

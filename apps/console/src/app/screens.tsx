@@ -1,6 +1,8 @@
 import { lazy, useState, type ComponentType } from "react";
 import { matchRoutes } from "react-router";
 import { allKinds, types, workspaces, type KindDefinition } from "@orrery/model";
+import { queryClient } from "../queryClient.ts";
+import { listQuery } from "../resources/queries.ts";
 import { getSession } from "../session.ts";
 import { routePaths } from "../routes.ts";
 import { loadWorkspaceView } from "./workspaceView.ts";
@@ -88,15 +90,19 @@ const byAction = { show: KindShowPage, create: FormPage, edit: FormPage };
 
 const routes = Object.entries(routePaths).map(([id, path]) => ({ id, path }));
 
-/** Starts loading the code of the screen at this address (none for the sign-in pages). */
+/**
+ * Starts loading the code of the screen at this address (none for the sign-in pages), and a
+ * platform list's records with it: the list page would ask for them only once its code has run and
+ * the permissions have come (a sign-in's way back, bench/console).
+ */
 export function preloadScreenAt(pathname: string): Promise<unknown> {
   const name = matchRoutes(routes, pathname)?.at(-1)?.route.id ?? "";
   const [routeName, action] = name.split(".") as [string, string | undefined];
+  const kind = allKinds.find((k) => k.routeName === routeName);
+  if (action === "index" && kind?.scope === "platform" && getSession())
+    void queryClient.prefetchQuery(listQuery(kind));
   const found =
-    byRoute[name] ??
-    (action === "index"
-      ? indexScreenOf(allKinds.find((k) => k.routeName === routeName))
-      : byAction[action as keyof typeof byAction]);
+    byRoute[name] ?? (action === "index" ? indexScreenOf(kind) : byAction[action as keyof typeof byAction]);
   return found ? found.preload() : Promise.resolve();
 }
 

@@ -16,6 +16,7 @@ import {
 } from "./auditApi.ts";
 import { ChangeDiff } from "./ChangeDiff.tsx";
 import { actionLabel, kindLabel, outcomeLabel, when } from "./labels.ts";
+import "texts:audit";
 
 const kindNames = [...allKinds.map((k) => k.kind), "entities", "users"];
 

@@ -6,6 +6,7 @@ import { useCan } from "../permissions.ts";
 import { useAuditPage } from "./auditApi.ts";
 import { ChangeDiff } from "./ChangeDiff.tsx";
 import { actionLabel, outcomeLabel, when } from "./labels.ts";
+import "texts:audit";
 
 /**
  * A record's History on its show page: who changed it and how, newest first, read from the audit

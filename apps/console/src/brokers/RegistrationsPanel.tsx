@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import type { Item } from "../resources/queries.ts";
+import "texts:brokers";
 
 /** A context source registration (ETSI GS CIM 009 5.2.9) as the broker shows it. */
 interface Registration {

@@ -21,6 +21,7 @@ import { useEntityPage } from "./entityPage.tsx";
 import { entityHref, withQuery } from "./links.ts";
 import { ValueInput } from "./ValueInput.tsx";
 import { FormButtons } from "../resources/FormButtons.tsx";
+import "texts:context-data";
 
 /** A value being written: which attribute, and how it goes to the API. */
 interface Plan {

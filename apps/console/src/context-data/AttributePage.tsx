@@ -21,6 +21,7 @@ import {
 import { entityCalls, entityKeys, paths, useEntityMutation } from "./entityQueries.ts";
 import { useEntityPage } from "./entityPage.tsx";
 import { entityHref, withQuery } from "./links.ts";
+import "texts:context-data";
 
 /** A single value in full: Object/Array and geometries as pretty JSON. */
 function FullValue({ instance, property }: { instance: Instance; property: PropertyRecord }) {

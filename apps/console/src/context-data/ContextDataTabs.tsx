@@ -19,9 +19,10 @@ const tabs = ["entities", "subscriptions", "map"] as const;
 export function ContextDataTabs({ workspaceId }: { workspaceId: string }) {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
-  const model = useDataModel();
   const requested = search.get("activeTab");
   const active = tabs.find((tab) => tab === requested) ?? "entities";
+  // The properties only for the map: the list and the subscriptions need the types alone.
+  const model = useDataModel(active === "map");
   const typeId = search.get("typeId");
   const type = model.types.find((x) => x.id === typeId);
   const select = (tab: string | null) => {

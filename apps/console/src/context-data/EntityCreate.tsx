@@ -13,6 +13,7 @@ import { entityHref } from "./links.ts";
 import { ValueInput } from "./ValueInput.tsx";
 import { notify } from "../app/Toasts.tsx";
 import { FormButtons } from "../resources/FormButtons.tsx";
+import "texts:context-data";
 
 /**
  * Entity creation (entities.create): an optional id and one input per data-model property of the

@@ -27,6 +27,7 @@ import {
   type Subscription,
   type SubscriptionDraft,
 } from "./subscriptionModel.ts";
+import "texts:context-data";
 
 /** Checkboxes over the type's property names (watched attributes, notified attributes). */
 function NameChoice(props: {

@@ -15,6 +15,7 @@ import { JsonValue } from "./AttributeValue.tsx";
 import { entityKeys, paths } from "./entityQueries.ts";
 import { entityHref } from "./links.ts";
 import type { Subscription } from "./subscriptionModel.ts";
+import "texts:context-data";
 
 /** The subscription page (subscriptions.show, query typeId): every field, the notification status, delete. */
 export function SubscriptionPage() {

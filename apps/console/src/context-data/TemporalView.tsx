@@ -24,6 +24,7 @@ import {
 } from "./temporal.ts";
 import { historyPath, historyWrites } from "./temporalWrites.ts";
 import { LiveBadge, useLiveEntities } from "./live.tsx";
+import "texts:context-data";
 
 const TemporalChart = lazy(() => import("./TemporalChart.tsx"));
 const TemporalInstanceDialog = lazy(() => import("./TemporalInstanceDialog.tsx"));

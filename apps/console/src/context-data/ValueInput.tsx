@@ -6,6 +6,7 @@ import { jsonError, type ValueDraft } from "./attributeDraft.ts";
 import { nameOf, type PropertyRecord, type TypeRecord } from "./entityModel.ts";
 import { useEntities } from "./entityQueries.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
+import "texts:context-data";
 
 /** How many entities the relationship select offers before a search narrows them. */
 const CHOICES = 100;

@@ -5,6 +5,7 @@ import {
   type Instance,
   type PropertyRecord,
 } from "./entityModel.ts";
+import "texts:context-data";
 
 /** What the attribute inputs hold while a person types: text everywhere, parsed on save. */
 export interface ValueDraft {

@@ -27,14 +27,18 @@ export const entityKeys = {
   subscriptions: (ws: string) => ["context-data", ws, "subscriptions"] as const,
 };
 
-/** The data model of the workspace, typed: its types and properties (cached by the workspace view). */
-export function useDataModel() {
+/**
+ * The data model of the workspace, typed: its types and properties (cached by the workspace view).
+ * Without `withProperties`, the types alone: a model's properties run to megabytes, and the list of
+ * a type's entities needs none of them (bench/entities-console, bench/data-model).
+ */
+export function useDataModel(withProperties = true) {
   const typeList = useList(types);
-  const propertyList = useList(properties);
+  const propertyList = useList(properties, withProperties);
   return {
     types: (typeList.data ?? []) as unknown as TypeRecord[],
     properties: (propertyList.data ?? []) as unknown as PropertyRecord[],
-    isPending: typeList.isPending || propertyList.isPending,
+    isPending: typeList.isPending || (withProperties && propertyList.isPending),
     error: typeList.error ?? propertyList.error,
   };
 }

@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import type { Item } from "../resources/queries.ts";
+import "texts:trust";
 
 /**
  * A user of the workspace's identity manager with the names of their roles (spec section 3, User):

@@ -20,6 +20,7 @@ import {
   type ConfigDraft,
   type CredentialDraft,
 } from "./credentialModel.ts";
+import "texts:fdsc";
 
 interface Answered {
   id: string;

@@ -14,6 +14,7 @@ import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { FormButtons } from "../resources/FormButtons.tsx";
 import { useItem } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
+import "texts:fdsc";
 
 type Action = "index" | "create" | "show" | "edit";
 

@@ -13,6 +13,7 @@ import { routeTo } from "../routes.ts";
 import { PolicyEditor } from "./PolicyEditor.tsx";
 import { PolicyStatement } from "./PolicyStatement.tsx";
 import { policiesPath, useDeletePolicy, usePolicies, usePolicy, useSavePolicy } from "./policyQueries.ts";
+import "texts:fdsc";
 
 type Action = "index" | "create" | "show" | "edit";
 

@@ -4,6 +4,7 @@ import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { useCheckComponent, useComponentHealth } from "./healthApi.ts";
 import { HealthSummary } from "./HealthResult.tsx";
+import "texts:health";
 
 /**
  * "Check connection" on a component's show page: its last result (from the Status page's checks

@@ -8,6 +8,7 @@ import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 import { kindRoute } from "../routes.ts";
 import { refreshMs, useCheckAll, useHealthList } from "./healthApi.ts";
 import { CheckedAt, Reasons, StateBadge } from "./HealthResult.tsx";
+import "texts:health";
 
 const capitalized = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 

@@ -13,6 +13,7 @@ import { useList, type Item } from "../resources/queries.ts";
 import { useCan } from "../permissions.ts";
 import { kindRoute } from "../routes.ts";
 import { PolicyBuilder, type Operation } from "./PolicyBuilder.tsx";
+import "texts:trust";
 
 /** Example bodies in the iSHARE shapes, for the user to edit. */
 function template(operation: Operation, registry?: Item, grant?: Item): unknown {

@@ -11,6 +11,7 @@ import { useCan } from "../permissions.ts";
 import { recordKeys, useItem, type Item } from "../resources/queries.ts";
 import { useTitle } from "../resources/titles.ts";
 import { isFdsc, roleSyncTexts } from "../fdsc/FdscLinks.tsx";
+import "texts:trust";
 
 type Effect = "Permit" | "Deny";
 

@@ -8,6 +8,7 @@ import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { recordKeys, useItem } from "../resources/queries.ts";
+import "texts:workspaces";
 
 /** What POST .../data-model/auto-discover answers: what it added, and what it left out and why. */
 export interface Discovery {

@@ -41,7 +41,6 @@ const sanitiseIcon = (markup: string) =>
  * handle on each side its arrows leave or enter by (the sides that face each other).
  */
 function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
-  const { t } = useTranslation();
   return (
     <div
       className="data-model-node"
@@ -51,7 +50,7 @@ function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
       role="button"
       tabIndex={0}
       aria-pressed={data.selected}
-      aria-label={t("workspace.chartNode", { name: data.name })}
+      aria-label={data.label}
       onKeyDown={(event) => {
         if (event.key !== "Enter" && event.key !== " ") return;
         event.preventDefault();
@@ -78,13 +77,7 @@ function TypeNode({ id, data }: NodeProps<Node<ChartNodeData>>) {
         <span className="data-model-icon" dangerouslySetInnerHTML={{ __html: sanitiseIcon(data.icon) }} />
       )}
       {data.outside && (
-        <span
-          className="small text-nowrap"
-          data-testid="chart-outside"
-          title={t("workspace.outsideModel", {
-            relationships: data.outside.map((o) => `${o.property} → ${o.target}`).join(", "),
-          })}
-        >
+        <span className="small text-nowrap" data-testid="chart-outside" title={data.outsideTitle}>
           ↗ {targetsOf(data.outside)}
         </span>
       )}
@@ -162,6 +155,9 @@ function RelationshipEdge(props: EdgeProps<Edge<ChartEdge["data"]>>) {
 const edgeTypes = { relationship: RelationshipEdge };
 
 type ChartNodeData = TypeNodeData & {
+  /** Its texts, translated once by the chart: a translation hook in each of 200 nodes costs. */
+  label: string;
+  outsideTitle?: string;
   selected: boolean;
   onSelect: (typeId: string) => void;
   /** The handles its arrows use: a node draws only those (eight on each of 200 types cost). */
@@ -233,11 +229,26 @@ export default function DataModelChart(props: DataModelChartProps) {
   }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
   // Which types may be moved, apart from the layout: the permissions may arrive after the chart's
   // data, and the layout does not change with them. canMove is a new function on every render of
-  // the view: what it allows is what counts.
+  // the view: what it allows is what counts. The nodes' texts too, in the reader's language.
   const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
   const model = useMemo(
-    () => ({ ...laidOut, nodes: laidOut.nodes.map((n) => ({ ...n, draggable: canMove(n.id) })) }),
-    [laidOut, movable],
+    () => ({
+      ...laidOut,
+      nodes: laidOut.nodes.map((n): Node<ChartNodeData> => {
+        const { outside } = n.data;
+        const relationships = outside?.map((o) => `${o.property} → ${o.target}`).join(", ");
+        return {
+          ...n,
+          draggable: canMove(n.id),
+          data: {
+            ...n.data,
+            label: t("workspace.chartNode", { name: n.data.name }),
+            outsideTitle: outside && t("workspace.outsideModel", { relationships }),
+          },
+        };
+      }),
+    }),
+    [laidOut, movable, t],
   );
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);

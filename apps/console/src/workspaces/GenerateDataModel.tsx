@@ -7,6 +7,7 @@ import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { recordKeys, type Item } from "../resources/queries.ts";
+import "texts:workspaces";
 
 /**
  * The published context file of a workspace's data model, or of one type in it. The API serves it

@@ -24,6 +24,8 @@ import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
 import { PoliciesLink } from "../fdsc/FdscLinks.tsx";
+import "texts:workspaces";
+import "texts:context-data";
 
 type Chart = typeof import("./DataModelChart.tsx").default;
 let chart: Chart | undefined;
