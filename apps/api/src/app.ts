@@ -111,7 +111,7 @@ export async function buildApp(
   const policy = loadPolicy(config.permissionsFile);
   const kinds: readonly KindDefinition[] = allKinds;
   const cipher = createCipher(loadKey(config.encryptionKey, config.dataDir));
-  const records = new Records(db, cipher, kinds);
+  const records = new Records(db, cipher, kinds, storage.driver === "postgresql" ? 2 : 1);
   const provider: IdentityProvider =
     config.authProvider === "keyrock"
       ? keyrockProvider(config.keyrock)

@@ -35,9 +35,31 @@ describe("writes made at the same time (WriteBatch)", () => {
     expect(written).toEqual([11, 12, 14]);
   });
 
+  it("sends the next batch while one is in the database when it has two lanes, not a third", async () => {
+    const batches: number[][] = [];
+    const releases: Array<() => void> = [];
+    const batch = new WriteBatch<number>(async (items) => {
+      batches.push(items);
+      await new Promise<void>((r) => releases.push(r));
+    }, 2);
+    const first = batch.add(1);
+    await new Promise((r) => setImmediate(r));
+    const second = batch.add(2);
+    await new Promise((r) => setImmediate(r));
+    const third = [3, 4].map((n) => batch.add(n));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([[1], [2]]);
+    releases.shift()!();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([[1], [2], [3, 4]]);
+    while (releases.length) releases.shift()!();
+    await Promise.all([second, ...third]);
+  });
+
   it("keeps batches to their maximum size", async () => {
     const sizes: number[] = [];
-    const batch = new WriteBatch<number>(async (items) => void sizes.push(items.length), 3);
+    const batch = new WriteBatch<number>(async (items) => void sizes.push(items.length), 1, 3);
     await Promise.all([1, 2, 3, 4, 5, 6, 7].map((n) => batch.add(n)));
     expect(sizes).toEqual([3, 3, 1]);
   });

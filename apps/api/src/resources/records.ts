@@ -149,13 +149,15 @@ export class Records {
   private get creates() {
     return (this.batch ??= new WriteBatch<Data>(async (rows) => {
       await this.statements.insertBatch.execute({ rows: JSON.stringify(rows) });
-    }));
+    }, this.writeLanes));
   }
 
   constructor(
     private readonly db: Database,
     private readonly cipher: Cipher,
     private readonly kinds: readonly KindDefinition[],
+    /** Batches of creates in the database at once (see WriteBatch): 1 on PGlite, more with a pool. */
+    private readonly writeLanes = 1,
   ) {}
 
   /** Who the changes made through this repository are recorded as made by (see as()). */

@@ -15,10 +15,16 @@
 export class WriteBatch<T> {
   private queue: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
-  private writing = false;
+  private writing = 0;
 
+  /**
+   * `lanes`: how many batches may be in the database at once. One suits PGlite (it runs one
+   * statement at a time: more lanes only make smaller batches); a server with a pool of connections
+   * takes the next batch while one is on its way back.
+   */
   constructor(
     private readonly write: (items: T[]) => Promise<void>,
+    private readonly lanes = 1,
     private readonly max = 100,
   ) {}
 
@@ -30,7 +36,7 @@ export class WriteBatch<T> {
   }
 
   private schedule() {
-    if (this.scheduled || this.writing) return;
+    if (this.scheduled || this.writing >= this.lanes) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -39,8 +45,9 @@ export class WriteBatch<T> {
   }
 
   private async flush() {
-    this.writing = true;
     const batch = this.queue.splice(0, this.max);
+    if (!batch.length) return;
+    this.writing++;
     try {
       await this.write(batch.map((w) => w.item));
       for (const w of batch) w.resolve();
@@ -48,7 +55,7 @@ export class WriteBatch<T> {
       if (batch.length === 1) batch[0]!.reject(error);
       else await this.oneByOne(batch);
     } finally {
-      this.writing = false;
+      this.writing--;
       if (this.queue.length) this.schedule();
     }
   }
