@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contextBrokers } from "@orrery/model";
@@ -82,8 +83,17 @@ describe(`the audit trail (${driver})`, () => {
       sql`ALTER TABLE audit_events ADD CONSTRAINT audit_test_refuse CHECK (title <> 'Doomed')`,
     );
     try {
-      const doomed = await api("POST", "/api/context-brokers", broker("Doomed"));
+      const token = await t.tokenFor("admin");
+      const logged = t.logs.length;
+      const doomed = await client(t, token)("POST", "/api/context-brokers", broker("Doomed"));
       expect(doomed.status).toBe(500);
+      // The failed statement is logged with its parameters: they carry who made the change, never
+      // the session's token (nor its hash) or its permissions.
+      const log = t.logs.slice(logged).join("");
+      expect(log).toContain("Doomed");
+      expect(log).not.toContain(createHash("sha256").update(token).digest("base64url"));
+      expect(log).not.toContain(token);
+      expect(log).not.toContain("permissions");
       const list = (await api("GET", "/api/context-brokers")).body as Array<{ name: string }>;
       expect(list.map((b) => b.name)).not.toContain("Doomed");
       const renamed = await api("PUT", `/api/context-brokers/${id}`, broker("Doomed"));

@@ -358,7 +358,8 @@ export class Records {
         await this.creates.add({
           ...row,
           workspaceId: row.workspaceId ?? "",
-          ...by,
+          // Who, and nothing else of the session (its permissions, its token's hash).
+          ...(by && { subject: by.subject, username: by.username, provider: by.provider }),
           ...(event && { title: event.title, secretsSet: event.changes }),
         });
       else {
