@@ -19,6 +19,7 @@ import {
 } from "./registration-model.ts";
 import { attachContextSources, CsourceSubscriptionStore, RegistrationStore } from "./registration-store.ts";
 import { notifyRegistrationChange } from "./registration-subscriptions.ts";
+import { postSubscription } from "./subscriptions.ts";
 import { ngsiRequest, sendJson } from "./request.ts";
 import {
   mergeFragment,
@@ -318,23 +319,14 @@ export function registerRegistrationRoutes(
     sysAttrs: boolean,
   ) => renderSubscription(row.body, row.delivery, ctx, sysAttrs ? row : undefined);
 
-  app.post("/csourceSubscriptions", async (request, reply) => {
-    checkParams(request.query as Query, []);
-    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseCsourceSubscription(request.body, ngsi.context);
-    const subscription: StoredSubscription = {
-      ...parsed,
-      id: parsed.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`,
-      context: ngsi.context.value,
-    };
-    await broker.store.ensureTenant(ngsi.tenant);
-    if (!(await csourceSubscriptions.insert(ngsi.tenant, subscription, new Date().toISOString())))
-      throw new NgsiLdError("AlreadyExists", `subscription ${subscription.id} already exists`);
-    return reply
-      .code(201)
-      .header("location", `${broker.prefix}/csourceSubscriptions/${segment(subscription.id)}`)
-      .send();
-  });
+  app.post("/csourceSubscriptions", (request, reply) =>
+    postSubscription(
+      broker,
+      { path: "csourceSubscriptions", parse: parseCsourceSubscription, store: csourceSubscriptions },
+      request,
+      reply,
+    ),
+  );
 
   app.get("/csourceSubscriptions", async (request, reply) => {
     const query = request.query as Query;

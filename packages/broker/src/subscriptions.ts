@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isUri } from "./attributes.ts";
 import type { Broker } from "./broker.ts";
 import { checkParams, pageParams, stringParam, type Query } from "./params.ts";
@@ -13,6 +13,45 @@ import {
   type StoredSubscription,
 } from "./subscription-model.ts";
 
+/** Where entity subscriptions and context source subscriptions differ, for postSubscription. */
+export interface SubscriptionKind {
+  /** Their collection under the broker's prefix. */
+  path: "subscriptions" | "csourceSubscriptions";
+  parse: (
+    body: unknown,
+    ctx: Parameters<typeof parseSubscription>[1],
+  ) => ReturnType<typeof parseSubscription>;
+  store: { insert(tenant: string, subscription: StoredSubscription, now: string): Promise<boolean> };
+  /** After it is stored (the notifier reads the entity subscriptions again). */
+  created?: () => void;
+}
+
+/**
+ * POST of a subscription of either kind: parsed against the request's @context, given an id when
+ * it has none, stored (409 AlreadyExists when the id is taken), answered 201 with its Location.
+ */
+export async function postSubscription(
+  broker: Broker,
+  kind: SubscriptionKind,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  checkParams(request.query as Query, []);
+  const ngsi = await ngsiRequest(request, broker.contexts, { hasBody: true });
+  const parsed = kind.parse(request.body, ngsi.context);
+  const subscription: StoredSubscription = {
+    ...parsed,
+    id: parsed.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`,
+    context: ngsi.context.value,
+  };
+  await broker.store.ensureTenant(ngsi.tenant);
+  if (!(await kind.store.insert(ngsi.tenant, subscription, new Date().toISOString())))
+    throw new NgsiLdError("AlreadyExists", `subscription ${subscription.id} already exists`);
+  kind.created?.();
+  const segment = encodeURIComponent(subscription.id).replaceAll("%3A", ":");
+  return reply.code(201).header("location", `${broker.prefix}/${kind.path}/${segment}`).send();
+}
+
 /** Subscription routes (ETSI GS CIM 009 v1.8, 5.8.1-5.8.5; HTTP binding 6.10, 6.11). */
 export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker): void {
   const { subscriptions, contexts } = broker;
@@ -22,29 +61,25 @@ export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker)
     if (!isUri(id)) throw badRequest(`subscription id ${JSON.stringify(id)} is not a URI`);
     return id;
   };
-  const location = (id: string) =>
-    `${broker.prefix}/subscriptions/${encodeURIComponent(id).replaceAll("%3A", ":")}`;
   const sysAttrsOf = (query: Query) => {
     const options = stringParam(query, "options")?.split(",") ?? [];
     for (const o of options) if (o !== "sysAttrs") throw badRequest(`unknown option ${o}`);
     return options.includes("sysAttrs");
   };
 
-  app.post("/subscriptions", async (request, reply) => {
-    checkParams(request.query as Query, []);
-    const ngsi = await ngsiRequest(request, contexts, { hasBody: true });
-    const parsed = parseSubscription(request.body, ngsi.context);
-    const subscription: StoredSubscription = {
-      ...parsed,
-      id: parsed.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`,
-      context: ngsi.context.value,
-    };
-    await broker.store.ensureTenant(ngsi.tenant);
-    if (!(await subscriptions.insert(ngsi.tenant, subscription, new Date().toISOString())))
-      throw new NgsiLdError("AlreadyExists", `subscription ${subscription.id} already exists`);
-    broker.onSubscriptionChange();
-    return reply.code(201).header("location", location(subscription.id)).send();
-  });
+  app.post("/subscriptions", (request, reply) =>
+    postSubscription(
+      broker,
+      {
+        path: "subscriptions",
+        parse: parseSubscription,
+        store: subscriptions,
+        created: () => broker.onSubscriptionChange(),
+      },
+      request,
+      reply,
+    ),
+  );
 
   app.get("/subscriptions", async (request, reply) => {
     const query = request.query as Query;
