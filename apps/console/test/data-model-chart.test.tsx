@@ -4,6 +4,13 @@ import { describe, expect, it, vi } from "vitest";
 import DataModelChart, { dragStopHandler, useSavePosition } from "../src/workspaces/DataModelChart.tsx";
 import { chartModel } from "../src/workspaces/chartModel.ts";
 import { mockApi, renderAt, sent } from "./support.tsx";
+import { useState } from "react";
+
+// The layout, counted: choosing a type must not lay the chart out again.
+vi.mock("../src/workspaces/chartModel.ts", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/workspaces/chartModel.ts")>();
+  return { ...actual, chartModel: vi.fn(actual.chartModel) };
+});
 
 const types = [
   { id: "t1", name: "Building", dataModelGroup: "infrastructure", positionInChart: [0, 0] },
@@ -48,6 +55,36 @@ describe("data-model chart", () => {
     expect(node("Room")).toHaveAttribute("data-colour", "#a55eea");
     expect(node("Valve")).toHaveAttribute("data-colour", "#fd9644");
     expect(node("Sensor")).toHaveAttribute("data-colour", "#00b894");
+  });
+
+  it("colours the type chosen next without laying the chart out again", async () => {
+    mockApi();
+    const noneHidden = new Set<string>();
+    function Choosing() {
+      const [selected, setSelected] = useState("t3");
+      return (
+        <>
+          <button onClick={() => setSelected("t1")}>choose Building</button>
+          <DataModelChart
+            workspaceId="ws1"
+            types={types}
+            properties={properties}
+            hiddenGroups={noneHidden}
+            selectedTypeId={selected}
+            canMove={() => true}
+            onSelect={() => undefined}
+            onOpen={() => undefined}
+          />
+        </>
+      );
+    }
+    const { user } = renderAt("/workspace/ws1", "/workspace/:workspaceId", <Choosing />);
+    await waitFor(() => expect(node("Sensor")).toHaveAttribute("data-colour", "#00b894"));
+    const layouts = vi.mocked(chartModel).mock.calls.length;
+    await user.click(screen.getByRole("button", { name: "choose Building" }));
+    await waitFor(() => expect(node("Building")).toHaveAttribute("data-colour", "#00b894"));
+    expect(node("Sensor")).not.toHaveAttribute("data-colour", "#00b894");
+    expect(vi.mocked(chartModel).mock.calls.length).toBe(layouts);
   });
 
   it("lays out the types nobody placed in levels, arrows pointing down by facing sides", () => {

@@ -30,6 +30,7 @@ import {
   type Point,
   type TypeNodeData,
 } from "./chartModel.ts";
+import { selectedColour } from "./groupColours.ts";
 import { DirectionMarker } from "../data-services/direction.tsx";
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
@@ -202,7 +203,6 @@ export default function DataModelChart(props: DataModelChartProps) {
   const { canMove } = props;
   const laidOut = useMemo(() => {
     const { nodes, edges, bounds } = chartModel(props.types, props.properties, {
-      selectedTypeId: props.selectedTypeId,
       hiddenGroups: props.hiddenGroups,
       dataServices: props.dataServices,
     });
@@ -216,7 +216,7 @@ export default function DataModelChart(props: DataModelChartProps) {
         return {
           ...n,
           handles,
-          data: { ...n.data, handles, selected: n.id === props.selectedTypeId, onSelect: props.onSelect },
+          data: { ...n.data, handles, onSelect: props.onSelect },
         };
       }),
       edges: edges.map((e) => ({
@@ -226,11 +226,13 @@ export default function DataModelChart(props: DataModelChartProps) {
         style: { stroke: neutralColour, strokeWidth: 2 },
       })),
     };
-  }, [props.types, props.properties, props.selectedTypeId, props.hiddenGroups, props.dataServices]);
+  }, [props.types, props.properties, props.hiddenGroups, props.dataServices]);
   // Which types may be moved, apart from the layout: the permissions may arrive after the chart's
   // data, and the layout does not change with them. canMove is a new function on every render of
-  // the view: what it allows is what counts. The nodes' texts too, in the reader's language.
+  // the view: what it allows is what counts. The nodes' texts too, in the reader's language, and
+  // the selected type (choosing one only changes its colour: the layout is not done again).
   const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
+  const { selectedTypeId } = props;
   const model = useMemo(
     () => ({
       ...laidOut,
@@ -242,13 +244,15 @@ export default function DataModelChart(props: DataModelChartProps) {
           draggable: canMove(n.id),
           data: {
             ...n.data,
+            selected: n.id === selectedTypeId,
+            colour: n.id === selectedTypeId ? selectedColour : n.data.colour,
             label: t("workspace.chartNode", { name: n.data.name }),
             outsideTitle: outside && t("workspace.outsideModel", { relationships }),
           },
         };
       }),
     }),
-    [laidOut, movable, t],
+    [laidOut, movable, selectedTypeId, t],
   );
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);

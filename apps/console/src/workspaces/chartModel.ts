@@ -2,7 +2,7 @@ import dagre, { type graphlib } from "@dagrejs/dagre";
 import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
 import { directionOf, type Direction } from "../data-services/direction.tsx";
-import { groupColours, neutralColour, selectedColour } from "./groupColours.ts";
+import { groupColours, neutralColour } from "./groupColours.ts";
 
 export { neutralColour };
 
@@ -171,7 +171,6 @@ export function chartModel(
   types: readonly Item[],
   properties: readonly Item[],
   options: {
-    selectedTypeId?: string | null;
     hiddenGroups?: ReadonlySet<string>;
     dataServices?: readonly Item[];
   } = {},
@@ -234,10 +233,7 @@ export function chartModel(
         icon: type.icon as string | undefined,
         direction: directionOf(servicesOf(type)),
         ...(outside.has(type.id) ? { outside: outside.get(type.id) } : {}),
-        colour:
-          type.id === options.selectedTypeId
-            ? selectedColour
-            : ((group && groupColours[group]) ?? neutralColour),
+        colour: (group && groupColours[group]) ?? neutralColour,
       },
       hidden: !!group && !!options.hiddenGroups?.has(group),
       width,
