@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import fr from "../apps/console/src/i18n/fr.json" with { type: "json" };
-import { en, label, signIn } from "./support.ts";
+import { bearer, en, label, signIn } from "./support.ts";
 
 test("an administrator changes a record, then finds the change in Activity and in the record's History", async ({
   page,
@@ -65,4 +65,38 @@ test("an operator has no Activity page and no History", async ({ page }) => {
   await expect(page.getByRole("button", { name: en.audit.showHistory })).toHaveCount(0);
   await page.goto("/activity");
   await expect(page.getByText(en.common.notAllowed)).toBeVisible();
+});
+
+test("a record created by another client shows in its History as created, with the values it was given", async ({
+  page,
+}) => {
+  await signIn(page, "admin", "/context-brokers");
+  const name = `Audited ${Date.now()}`;
+  const created = await page.request.post("/api/context-brokers", {
+    headers: await bearer(page),
+    data: {
+      name,
+      scheme: "http",
+      host: "audited.example.org",
+      port: 1026,
+      multiTenancyEnabled: false,
+      paginationMaxLimit: 1000,
+      implementationName: "orion-ld",
+      implementationVersion: "1.5.1",
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  await page.goto(`/context-brokers/${encodeURIComponent(id)}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.getByRole("button", { name: en.audit.showHistory }).click();
+  const create = page.getByRole("region", { name: en.audit.actions.create });
+  await expect(create).toContainText("admin (dev)");
+  await expect(create.getByRole("row", { name: new RegExp(en.fields.host) }).locator("ins")).toHaveText(
+    "audited.example.org",
+  );
+  await expect(create.getByRole("row", { name: new RegExp(en.fields.port) }).locator("ins")).toHaveText(
+    "1026",
+  );
+  await page.screenshot({ path: "/tmp/audit-created.png", fullPage: true });
 });
