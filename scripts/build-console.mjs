@@ -18,6 +18,7 @@ const inputs = [
   "apps/console/index.html",
   "apps/console/vite.config.ts",
   "apps/console/inline-start-early.ts",
+  "apps/console/precompress.ts",
   "apps/console/package.json",
   "apps/console/tsconfig.json",
   "packages/model/src",
