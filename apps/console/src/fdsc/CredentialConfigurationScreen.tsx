@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { Alert, Button, Card, Col, Form, Row, Spinner } from "react-bootstrap";
+import { Alert, Button, Card, Col, Form, Row } from "react-bootstrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -20,6 +20,8 @@ import {
   type ConfigDraft,
   type CredentialDraft,
 } from "./credentialModel.ts";
+import { AddButton, patchAt, RemoveButton, SelectField, TextField, withoutAt } from "./DraftFields.tsx";
+import { Loading } from "./FdscPages.tsx";
 import "texts:fdsc";
 
 interface Answered {
@@ -45,27 +47,27 @@ function CredentialFields(props: {
       <Card.Body>
         <Row className="g-2">
           <Col md={6}>
-            <Form.Group controlId={`${props.prefix}-type`}>
-              <Form.Label>{t("fdsc.credentials.type")}</Form.Label>
-              <Form.Control value={c.type} required onChange={(e) => set({ type: e.target.value })} />
-            </Form.Group>
+            <TextField
+              id={`${props.prefix}-type`}
+              label={t("fdsc.credentials.type")}
+              value={c.type}
+              required
+              onChange={(type) => set({ type })}
+            />
           </Col>
           <Col md={6} className="d-flex align-items-end justify-content-end">
             {props.onRemove && (
-              <Button variant="outline-danger" size="sm" onClick={props.onRemove}>
-                {t("fdsc.credentials.removeCredential")}
-              </Button>
+              <RemoveButton label={t("fdsc.credentials.removeCredential")} onClick={props.onRemove} />
             )}
           </Col>
           <Col md={6}>
-            <Form.Group controlId={`${props.prefix}-issuers`}>
-              <Form.Label>{t("fdsc.credentials.issuersLists")}</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={2}
-                value={c.issuers}
-                onChange={(e) => set({ issuers: e.target.value })}
-              />
+            <TextField
+              id={`${props.prefix}-issuers`}
+              label={t("fdsc.credentials.issuersLists")}
+              rows={2}
+              value={c.issuers}
+              onChange={(issuers) => set({ issuers })}
+            >
               {props.issuersList && !c.issuers.includes(props.issuersList) && (
                 <Button
                   variant="link"
@@ -78,20 +80,19 @@ function CredentialFields(props: {
                   {t("fdsc.credentials.addServiceList", { url: props.issuersList })}
                 </Button>
               )}
-            </Form.Group>
+            </TextField>
           </Col>
           <Col md={6}>
-            <Form.Group controlId={`${props.prefix}-participants`}>
-              <Form.Label>{t("fdsc.credentials.participantsLists")}</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={2}
-                value={c.participants}
-                placeholder="https://tir.example.org&#10;gaia-x https://registry.gaia-x.eu"
-                onChange={(e) => set({ participants: e.target.value })}
-              />
+            <TextField
+              id={`${props.prefix}-participants`}
+              label={t("fdsc.credentials.participantsLists")}
+              rows={2}
+              value={c.participants}
+              placeholder={"https://tir.example.org\ngaia-x https://registry.gaia-x.eu"}
+              onChange={(participants) => set({ participants })}
+            >
               <Form.Text>{t("fdsc.credentials.participantsHelp")}</Form.Text>
-            </Form.Group>
+            </TextField>
           </Col>
           <Col md={12} className="d-flex flex-wrap gap-3">
             <Form.Check
@@ -122,10 +123,12 @@ function CredentialFields(props: {
           </Col>
           {c.holderVerification && (
             <Col md={6}>
-              <Form.Group controlId={`${props.prefix}-holder-claim`}>
-                <Form.Label>{t("fdsc.credentials.holderClaim")}</Form.Label>
-                <Form.Control value={c.holderClaim} onChange={(e) => set({ holderClaim: e.target.value })} />
-              </Form.Group>
+              <TextField
+                id={`${props.prefix}-holder-claim`}
+                label={t("fdsc.credentials.holderClaim")}
+                value={c.holderClaim}
+                onChange={(holderClaim) => set({ holderClaim })}
+              />
             </Col>
           )}
           {c.jwtEnabled && !c.fullInclusion && (
@@ -138,13 +141,7 @@ function CredentialFields(props: {
                       aria-label={t("fdsc.credentials.originalKey")}
                       placeholder={t("fdsc.credentials.originalKey")}
                       value={k.originalKey}
-                      onChange={(e) =>
-                        set({
-                          claims: c.claims.map((x, j) =>
-                            j === i ? { ...x, originalKey: e.target.value } : x,
-                          ),
-                        })
-                      }
+                      onChange={(e) => set({ claims: patchAt(c.claims, i, { originalKey: e.target.value }) })}
                     />
                   </Col>
                   <Col>
@@ -152,31 +149,18 @@ function CredentialFields(props: {
                       aria-label={t("fdsc.credentials.newKey")}
                       placeholder={t("fdsc.credentials.newKey")}
                       value={k.newKey}
-                      onChange={(e) =>
-                        set({
-                          claims: c.claims.map((x, j) => (j === i ? { ...x, newKey: e.target.value } : x)),
-                        })
-                      }
+                      onChange={(e) => set({ claims: patchAt(c.claims, i, { newKey: e.target.value }) })}
                     />
                   </Col>
                   <Col xs="auto">
-                    <Button
-                      variant="outline-danger"
-                      size="sm"
-                      onClick={() => set({ claims: c.claims.filter((_x, j) => j !== i) })}
-                    >
-                      {t("common.remove")}
-                    </Button>
+                    <RemoveButton onClick={() => set({ claims: withoutAt(c.claims, i) })} />
                   </Col>
                 </Row>
               ))}
-              <Button
-                variant="outline-secondary"
-                size="sm"
+              <AddButton
+                label={t("fdsc.credentials.addClaim")}
                 onClick={() => set({ claims: [...c.claims, { originalKey: "roles", newKey: "" }] })}
-              >
-                {t("fdsc.credentials.addClaim")}
-              </Button>
+              />
             </Col>
           )}
         </Row>
@@ -216,7 +200,7 @@ function ConfigurationForm(props: {
   });
   const deletion = useConfirmedDelete(({ onError }) => remove.mutate(undefined, { onError }));
   const setScope = (i: number, patch: Partial<ConfigDraft["scopes"][number]>) =>
-    setDraft({ ...draft, scopes: draft.scopes.map((s, j) => (j === i ? { ...s, ...patch } : s)) });
+    setDraft({ ...draft, scopes: patchAt(draft.scopes, i, patch) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const names = draft.scopes.map((s) => s.name.trim());
@@ -233,65 +217,57 @@ function ConfigurationForm(props: {
       <fieldset disabled={!props.canWrite}>
         <Row className="g-2 mb-3">
           <Col md={6}>
-            <Form.Group controlId="default-scope">
-              <Form.Label>{t("fdsc.credentials.defaultScope")}</Form.Label>
-              <Form.Select
-                value={draft.defaultOidcScope}
-                onChange={(e) => setDraft({ ...draft, defaultOidcScope: e.target.value })}
-              >
-                <option value="">{t("common.choose")}</option>
-                {draft.scopes
-                  .map((s) => s.name.trim())
-                  .filter(Boolean)
-                  .map((n) => (
-                    <option key={n}>{n}</option>
-                  ))}
-              </Form.Select>
-            </Form.Group>
+            <SelectField
+              id="default-scope"
+              label={t("fdsc.credentials.defaultScope")}
+              value={draft.defaultOidcScope}
+              onChange={(defaultOidcScope) => setDraft({ ...draft, defaultOidcScope })}
+            >
+              <option value="">{t("common.choose")}</option>
+              {draft.scopes
+                .map((s) => s.name.trim())
+                .filter(Boolean)
+                .map((n) => (
+                  <option key={n}>{n}</option>
+                ))}
+            </SelectField>
           </Col>
           <Col md={6}>
-            <Form.Group controlId="authorization-type">
-              <Form.Label>{t("fdsc.credentials.authorizationType")}</Form.Label>
-              <Form.Select
-                value={draft.authorizationType}
-                onChange={(e) =>
-                  setDraft({
-                    ...draft,
-                    authorizationType: e.target.value as ConfigDraft["authorizationType"],
-                  })
-                }
-              >
-                <option value="FRONTEND_V2">{t("fdsc.credentials.frontendV2")}</option>
-                <option value="DEEPLINK">{t("fdsc.credentials.deeplink")}</option>
-              </Form.Select>
-            </Form.Group>
+            <SelectField
+              id="authorization-type"
+              label={t("fdsc.credentials.authorizationType")}
+              value={draft.authorizationType}
+              onChange={(type) =>
+                setDraft({ ...draft, authorizationType: type as ConfigDraft["authorizationType"] })
+              }
+            >
+              <option value="FRONTEND_V2">{t("fdsc.credentials.frontendV2")}</option>
+              <option value="DEEPLINK">{t("fdsc.credentials.deeplink")}</option>
+            </SelectField>
           </Col>
         </Row>
         {draft.scopes.map((scope, i) => (
           <Card key={i} className="mb-3" data-testid="scope">
             <Card.Header className="d-flex gap-2 align-items-end">
-              <Form.Group controlId={`scope-${i}-name`} className="flex-grow-1">
-                <Form.Label>{t("fdsc.credentials.scopeName")}</Form.Label>
-                <Form.Control
-                  value={scope.name}
-                  onChange={(e) => {
-                    const renamed = draft.defaultOidcScope === scope.name;
-                    setDraft({
-                      ...draft,
-                      ...(renamed ? { defaultOidcScope: e.target.value } : {}),
-                      scopes: draft.scopes.map((s, j) => (j === i ? { ...s, name: e.target.value } : s)),
-                    });
-                  }}
-                />
-              </Form.Group>
+              <TextField
+                id={`scope-${i}-name`}
+                label={t("fdsc.credentials.scopeName")}
+                className="flex-grow-1"
+                value={scope.name}
+                onChange={(name) => {
+                  const renamed = draft.defaultOidcScope === scope.name;
+                  setDraft({
+                    ...draft,
+                    ...(renamed ? { defaultOidcScope: name } : {}),
+                    scopes: patchAt(draft.scopes, i, { name }),
+                  });
+                }}
+              />
               {draft.scopes.length > 1 && (
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  onClick={() => setDraft({ ...draft, scopes: draft.scopes.filter((_s, j) => j !== i) })}
-                >
-                  {t("fdsc.credentials.removeScope")}
-                </Button>
+                <RemoveButton
+                  label={t("fdsc.credentials.removeScope")}
+                  onClick={() => setDraft({ ...draft, scopes: withoutAt(draft.scopes, i) })}
+                />
               )}
             </Card.Header>
             <Card.Body>
@@ -306,26 +282,22 @@ function ConfigurationForm(props: {
                   }
                   onRemove={
                     scope.credentials.length > 1
-                      ? () => setScope(i, { credentials: scope.credentials.filter((_x, j) => j !== k) })
+                      ? () => setScope(i, { credentials: withoutAt(scope.credentials, k) })
                       : undefined
                   }
                 />
               ))}
-              <Button
-                variant="outline-secondary"
-                size="sm"
+              <AddButton
+                label={t("fdsc.credentials.addCredential")}
                 onClick={() =>
                   setScope(i, { credentials: [...scope.credentials, newCredential(props.issuersList)] })
                 }
-              >
-                {t("fdsc.credentials.addCredential")}
-              </Button>
+              />
             </Card.Body>
           </Card>
         ))}
-        <Button
-          variant="outline-secondary"
-          size="sm"
+        <AddButton
+          label={t("fdsc.credentials.addScope")}
           className="mb-3"
           onClick={() =>
             setDraft({
@@ -336,9 +308,7 @@ function ConfigurationForm(props: {
               ],
             })
           }
-        >
-          {t("fdsc.credentials.addScope")}
-        </Button>
+        />
       </fieldset>
       {problem && (
         <Alert variant="warning" data-testid="configuration-problem">
@@ -413,7 +383,7 @@ export default function CredentialConfigurationScreen() {
           {configuration.isError || defaults.isError ? (
             <ErrorAlert error={configuration.error ?? defaults.error} />
           ) : !ready ? (
-            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+            <Loading />
           ) : (
             <>
               <p className="small text-body-secondary">

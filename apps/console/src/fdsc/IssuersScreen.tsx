@@ -1,19 +1,19 @@
 import { useState, type FormEvent } from "react";
-import { Alert, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
+import { Alert, Card, Col, Form, Row } from "react-bootstrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { trustedIssuersLists } from "@orrery/model";
 import { call, get } from "../api.ts";
-import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { notify } from "../app/Toasts.tsx";
 import { useConfirmedDelete, useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
-import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { FormButtons } from "../resources/FormButtons.tsx";
 import { useItem } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
+import { AddButton, patchAt, RemoveButton, TextField, withoutAt } from "./DraftFields.tsx";
+import { FormCard, ListCard, QueryBody, ShowCard } from "./FdscPages.tsx";
 import "texts:fdsc";
 
 type Action = "index" | "create" | "show" | "edit";
@@ -79,47 +79,23 @@ function IssuerList({ listId }: { listId: string }) {
     queryFn: () => get<Array<{ did: string }>>(issuersPath(listId)),
   });
   return (
-    <>
-      <Breadcrumbs trail={[...trail.slice(0, 2), { label: trail[2]!.label }]} />
-      <Card>
-        <Card.Header className="d-flex align-items-center justify-content-between gap-2">
-          <h1 className="h5 mb-0">{t("fdsc.issuers.titleOf", { name: trail[1]!.label })}</h1>
-          {can.can("POST", issuersPath(listId)) && (
-            <Link to={routeTo("trustedIssuers.create", { id: listId })} className="btn btn-primary btn-sm">
-              + {t("common.create")}
-            </Link>
-          )}
-        </Card.Header>
-        <Card.Body>
-          {issuers.isPending ? (
-            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
-          ) : issuers.isError ? (
-            <ErrorAlert error={issuers.error} />
-          ) : issuers.data.length === 0 ? (
-            <Alert variant="info" className="mb-0">
-              {t("fdsc.issuers.none")}
-            </Alert>
-          ) : (
-            <Table hover size="sm" className="mb-0">
-              <thead>
-                <tr>
-                  <th>{t("fdsc.issuers.did")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {issuers.data.map((i) => (
-                  <tr key={i.did}>
-                    <td className="text-break">
-                      <Link to={routeTo("trustedIssuers.show", { id: listId, did: i.did })}>{i.did}</Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
-        </Card.Body>
-      </Card>
-    </>
+    <ListCard
+      trail={trail}
+      title={t("fdsc.issuers.titleOf", { name: trail[1]!.label })}
+      create={
+        can.can("POST", issuersPath(listId)) ? routeTo("trustedIssuers.create", { id: listId }) : undefined
+      }
+      query={issuers}
+      none={t("fdsc.issuers.none")}
+      head={<th>{t("fdsc.issuers.did")}</th>}
+      row={(i) => (
+        <tr key={i.did}>
+          <td className="text-break">
+            <Link to={routeTo("trustedIssuers.show", { id: listId, did: i.did })}>{i.did}</Link>
+          </td>
+        </tr>
+      )}
+    />
   );
 }
 
@@ -148,38 +124,24 @@ function IssuerShow({ listId, did }: { listId: string; did: string }) {
   );
   return (
     <>
-      <Breadcrumbs trail={[...trail, { label: did }]} />
-      <Card>
-        <Card.Header className="d-flex align-items-center justify-content-between gap-2">
-          <h1 className="h5 mb-0 text-break">{did}</h1>
-          <div className="d-flex gap-2">
-            {issuer.data && can.can("PUT", issuerPath(listId, did)) && (
-              <Link
-                to={routeTo("trustedIssuers.edit", { id: listId, did })}
-                className="btn btn-outline-primary btn-sm"
-              >
-                <PencilIcon /> <span className="visually-hidden-sm">{t("common.edit")}</span>
-              </Link>
-            )}
-            {issuer.data && can.can("DELETE", issuerPath(listId, did)) && (
-              <Button variant="outline-danger" size="sm" onClick={deletion.ask} title={t("common.delete")}>
-                <TrashIcon /> <span className="visually-hidden-sm">{t("common.delete")}</span>
-              </Button>
-            )}
-          </div>
-        </Card.Header>
-        <Card.Body>
-          <ErrorAlert error={remove.error} />
-          {issuer.isPending ? (
-            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
-          ) : issuer.isError ? (
-            <ErrorAlert error={issuer.error} />
-          ) : issuer.data.credentials.length === 0 ? (
-            <Alert variant="info" className="mb-0">
-              {t("fdsc.issuers.noCredential")}
-            </Alert>
-          ) : (
-            issuer.data.credentials.map((c, i) => (
+      <ShowCard
+        trail={trail}
+        label={did}
+        edit={
+          issuer.data && can.can("PUT", issuerPath(listId, did))
+            ? routeTo("trustedIssuers.edit", { id: listId, did })
+            : undefined
+        }
+        onDelete={issuer.data && can.can("DELETE", issuerPath(listId, did)) ? deletion.ask : undefined}
+        removeError={remove.error}
+      >
+        <QueryBody
+          query={issuer}
+          none={t("fdsc.issuers.noCredential")}
+          isEmpty={(i) => i.credentials.length === 0}
+        >
+          {(found) =>
+            found.credentials.map((c, i) => (
               <Card key={i} className="mb-2" data-testid="issuer-credential">
                 <Card.Body>
                   <h2 className="h6">{c.credentialsType}</h2>
@@ -209,9 +171,9 @@ function IssuerShow({ listId, did }: { listId: string; did: string }) {
                 </Card.Body>
               </Card>
             ))
-          )}
-        </Card.Body>
-      </Card>
+          }
+        </QueryBody>
+      </ShowCard>
       {deletion.dialogs({
         confirm: t("fdsc.issuers.confirmDelete", { did }),
         failed: t("fdsc.issuers.deletionFailed"),
@@ -293,37 +255,22 @@ function IssuerForm({ listId, did }: { listId: string; did?: string }) {
     : routeTo("trustedIssuers.index", { id: listId });
   return (
     <>
-      <Breadcrumbs
-        trail={[
-          ...trail,
-          ...(did
-            ? [{ label: did, to: cancel }, { label: t("common.edit") }]
-            : [{ label: t("common.create") }]),
-        ]}
-      />
-      <Card>
-        <Card.Header>
-          <h1 className="h5 mb-0 text-break">
-            {did ? t("common.editTitle", { name: did }) : t("fdsc.issuers.createTitle")}
-          </h1>
-        </Card.Header>
-        <Card.Body>
-          {did && existing.isPending ? (
-            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
-          ) : did && existing.isError ? (
-            <ErrorAlert error={existing.error} />
-          ) : (
-            <IssuerFields
-              initial={existing.data}
-              fixedDid={did}
-              busy={save.isPending}
-              error={save.error}
-              cancel={cancel}
-              onSave={(issuer) => save.mutate(issuer)}
-            />
-          )}
-        </Card.Body>
-      </Card>
+      <FormCard
+        trail={trail}
+        editing={did}
+        cancel={cancel}
+        createTitle={t("fdsc.issuers.createTitle")}
+        record={existing}
+      >
+        <IssuerFields
+          initial={existing.data}
+          fixedDid={did}
+          busy={save.isPending}
+          error={save.error}
+          cancel={cancel}
+          onSave={(issuer) => save.mutate(issuer)}
+        />
+      </FormCard>
       {failure.dialog(
         t(did ? "fdsc.issuers.updateFailed" : "fdsc.issuers.creationFailed"),
         explain(save.error, t),
@@ -347,7 +294,7 @@ function IssuerFields(props: {
   );
   const [problem, setProblem] = useState<string>();
   const setCredential = (i: number, patch: Partial<CredentialDraft>) =>
-    setCredentials(credentials.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+    setCredentials(patchAt(credentials, i, patch));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!/^did:[a-z0-9]+:\S+$/.test(did.trim())) return setProblem(t("fdsc.issuers.needDid"));
@@ -359,125 +306,106 @@ function IssuerFields(props: {
   };
   return (
     <Form onSubmit={submit} noValidate>
-      <Form.Group className="mb-3" controlId="issuer-did">
-        <Form.Label>{t("fdsc.issuers.did")}</Form.Label>
-        <Form.Control
-          value={did}
-          readOnly={!!props.fixedDid}
-          placeholder="did:web:operator.example.org"
-          onChange={(e) => setDid(e.target.value)}
-        />
-      </Form.Group>
+      <TextField
+        id="issuer-did"
+        label={t("fdsc.issuers.did")}
+        className="mb-3"
+        value={did}
+        readOnly={!!props.fixedDid}
+        placeholder="did:web:operator.example.org"
+        onChange={setDid}
+      />
       {credentials.map((c, i) => (
         <Card key={i} className="mb-3" data-testid="issuer-credential-form">
           <Card.Body>
             <Row className="g-2">
               <Col md={4}>
-                <Form.Group controlId={`credential-${i}-type`}>
-                  <Form.Label>{t("fdsc.issuers.credentialsType")}</Form.Label>
-                  <Form.Control
-                    value={c.credentialsType}
-                    onChange={(e) => setCredential(i, { credentialsType: e.target.value })}
-                  />
-                </Form.Group>
+                <TextField
+                  id={`credential-${i}-type`}
+                  label={t("fdsc.issuers.credentialsType")}
+                  value={c.credentialsType}
+                  onChange={(credentialsType) => setCredential(i, { credentialsType })}
+                />
               </Col>
               <Col md={3}>
-                <Form.Group controlId={`credential-${i}-from`}>
-                  <Form.Label>{t("fdsc.issuers.validFrom")}</Form.Label>
-                  <Form.Control
-                    type="datetime-local"
-                    value={c.from}
-                    onChange={(e) => setCredential(i, { from: e.target.value })}
-                  />
-                </Form.Group>
+                <TextField
+                  id={`credential-${i}-from`}
+                  label={t("fdsc.issuers.validFrom")}
+                  type="datetime-local"
+                  value={c.from}
+                  onChange={(from) => setCredential(i, { from })}
+                />
               </Col>
               <Col md={3}>
-                <Form.Group controlId={`credential-${i}-to`}>
-                  <Form.Label>{t("fdsc.issuers.validTo")}</Form.Label>
-                  <Form.Control
-                    type="datetime-local"
-                    value={c.to}
-                    onChange={(e) => setCredential(i, { to: e.target.value })}
-                  />
-                </Form.Group>
+                <TextField
+                  id={`credential-${i}-to`}
+                  label={t("fdsc.issuers.validTo")}
+                  type="datetime-local"
+                  value={c.to}
+                  onChange={(to) => setCredential(i, { to })}
+                />
               </Col>
               <Col md={2} className="d-flex align-items-end">
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  onClick={() => setCredentials(credentials.filter((_x, j) => j !== i))}
-                >
-                  {t("fdsc.issuers.removeCredential")}
-                </Button>
+                <RemoveButton
+                  label={t("fdsc.issuers.removeCredential")}
+                  onClick={() => setCredentials(withoutAt(credentials, i))}
+                />
               </Col>
             </Row>
             <p className="small mt-3 mb-1">{t("fdsc.issuers.claimsHelp")}</p>
             {c.claims.map((k, j) => {
               const setClaim = (patch: Partial<ClaimDraft>) =>
-                setCredential(i, { claims: c.claims.map((x, n) => (n === j ? { ...x, ...patch } : x)) });
+                setCredential(i, { claims: patchAt(c.claims, j, patch) });
               return (
                 <Row key={j} className="g-2 mb-2">
                   <Col md={3}>
-                    <Form.Group controlId={`credential-${i}-claim-${j}-name`}>
-                      <Form.Label>{t("fdsc.issuers.claimName")}</Form.Label>
-                      <Form.Control value={k.name} onChange={(e) => setClaim({ name: e.target.value })} />
-                    </Form.Group>
+                    <TextField
+                      id={`credential-${i}-claim-${j}-name`}
+                      label={t("fdsc.issuers.claimName")}
+                      value={k.name}
+                      onChange={(name) => setClaim({ name })}
+                    />
                   </Col>
                   <Col md={3}>
-                    <Form.Group controlId={`credential-${i}-claim-${j}-path`}>
-                      <Form.Label>{t("fdsc.issuers.claimPath")}</Form.Label>
-                      <Form.Control
-                        value={k.path}
-                        placeholder="$.roles[*].names[*]"
-                        onChange={(e) => setClaim({ path: e.target.value })}
-                      />
-                    </Form.Group>
+                    <TextField
+                      id={`credential-${i}-claim-${j}-path`}
+                      label={t("fdsc.issuers.claimPath")}
+                      value={k.path}
+                      placeholder="$.roles[*].names[*]"
+                      onChange={(path) => setClaim({ path })}
+                    />
                   </Col>
                   <Col md={4}>
-                    <Form.Group controlId={`credential-${i}-claim-${j}-values`}>
-                      <Form.Label>{t("fdsc.issuers.allowedValues")}</Form.Label>
-                      <Form.Control
-                        as="textarea"
-                        rows={2}
-                        value={k.values}
-                        onChange={(e) => setClaim({ values: e.target.value })}
-                      />
-                    </Form.Group>
+                    <TextField
+                      id={`credential-${i}-claim-${j}-values`}
+                      label={t("fdsc.issuers.allowedValues")}
+                      rows={2}
+                      value={k.values}
+                      onChange={(values) => setClaim({ values })}
+                    />
                   </Col>
                   <Col md={2} className="d-flex align-items-end">
-                    <Button
-                      variant="outline-danger"
-                      size="sm"
-                      onClick={() => setCredential(i, { claims: c.claims.filter((_x, n) => n !== j) })}
-                    >
-                      {t("common.remove")}
-                    </Button>
+                    <RemoveButton onClick={() => setCredential(i, { claims: withoutAt(c.claims, j) })} />
                   </Col>
                 </Row>
               );
             })}
-            <Button
-              variant="outline-secondary"
-              size="sm"
+            <AddButton
+              label={t("fdsc.issuers.addClaim")}
               onClick={() =>
                 setCredential(i, { claims: [...c.claims, { name: "roles", path: "", values: "" }] })
               }
-            >
-              {t("fdsc.issuers.addClaim")}
-            </Button>
+            />
           </Card.Body>
         </Card>
       ))}
-      <Button
-        variant="outline-secondary"
-        size="sm"
+      <AddButton
+        label={t("fdsc.issuers.addCredential")}
         className="mb-3"
         onClick={() =>
           setCredentials([...credentials, { credentialsType: "", from: "", to: "", claims: [] }])
         }
-      >
-        {t("fdsc.issuers.addCredential")}
-      </Button>
+      />
       {problem && (
         <Alert variant="warning" data-testid="issuer-problem">
           {problem}

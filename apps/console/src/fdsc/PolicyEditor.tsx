@@ -13,6 +13,7 @@ import {
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { FormButtons } from "../resources/FormButtons.tsx";
 import { useList } from "../resources/queries.ts";
+import { AddButton, patchAt, RemoveButton, SelectField, TextField, withoutAt } from "./DraftFields.tsx";
 import { actionKeys, operatorKeys } from "./PolicyStatement.tsx";
 import { useValidatePolicy, type TestRequest } from "./policyQueries.ts";
 
@@ -164,10 +165,14 @@ export function PolicyEditor(props: {
         </Form.Group>
       ) : (
         <>
-          <Form.Group className="mb-3" controlId="policy-uid">
-            <Form.Label>{t("fdsc.builder.uid")}</Form.Label>
-            <Form.Control value={draft.uid} onChange={(e) => set("uid", e.target.value)} required />
-          </Form.Group>
+          <TextField
+            id="policy-uid"
+            label={t("fdsc.builder.uid")}
+            className="mb-3"
+            value={draft.uid}
+            onChange={(uid) => set("uid", uid)}
+            required
+          />
           <fieldset className="mb-3">
             <legend className="h6">{t("fdsc.builder.assignee")}</legend>
             {(["role", "any", "party"] as const).map((kind) => (
@@ -201,65 +206,60 @@ export function PolicyEditor(props: {
               <Row className="g-2 mt-1">
                 {roleItems.length > 0 && (
                   <Col md={4}>
-                    <Form.Group controlId="policy-role-of">
-                      <Form.Label>{t("fdsc.builder.fromRole")}</Form.Label>
-                      <Form.Select
-                        value=""
-                        onChange={(e) => {
-                          const role = roleItems.find((r) => r.id === e.target.value);
-                          if (role)
-                            set("assignee", {
-                              kind: "role",
-                              role: String(role.roleName ?? role.name),
-                              credentialType: String(role.verifiableCredentialType ?? ""),
-                            });
-                        }}
-                      >
-                        <option value="">{t("common.choose")}</option>
-                        {roleItems.map((r) => (
-                          <option key={r.id} value={r.id}>
-                            {r.name}
-                          </option>
-                        ))}
-                      </Form.Select>
-                    </Form.Group>
+                    <SelectField
+                      id="policy-role-of"
+                      label={t("fdsc.builder.fromRole")}
+                      value=""
+                      onChange={(id) => {
+                        const role = roleItems.find((r) => r.id === id);
+                        if (role)
+                          set("assignee", {
+                            kind: "role",
+                            role: String(role.roleName ?? role.name),
+                            credentialType: String(role.verifiableCredentialType ?? ""),
+                          });
+                      }}
+                    >
+                      <option value="">{t("common.choose")}</option>
+                      {roleItems.map((r) => (
+                        <option key={r.id} value={r.id}>
+                          {r.name}
+                        </option>
+                      ))}
+                    </SelectField>
                   </Col>
                 )}
                 <Col md={4}>
-                  <Form.Group controlId="policy-role">
-                    <Form.Label>{t("fdsc.builder.role")}</Form.Label>
-                    <Form.Control
-                      value={draft.assignee.role}
-                      onChange={(e) =>
-                        draft.assignee.kind === "role" &&
-                        set("assignee", { ...draft.assignee, role: e.target.value })
-                      }
-                    />
-                  </Form.Group>
+                  <TextField
+                    id="policy-role"
+                    label={t("fdsc.builder.role")}
+                    value={draft.assignee.role}
+                    onChange={(role) =>
+                      draft.assignee.kind === "role" && set("assignee", { ...draft.assignee, role })
+                    }
+                  />
                 </Col>
                 <Col md={4}>
-                  <Form.Group controlId="policy-credential-type">
-                    <Form.Label>{t("fdsc.builder.credentialType")}</Form.Label>
-                    <Form.Control
-                      value={draft.assignee.credentialType}
-                      onChange={(e) =>
-                        draft.assignee.kind === "role" &&
-                        set("assignee", { ...draft.assignee, credentialType: e.target.value })
-                      }
-                    />
-                  </Form.Group>
+                  <TextField
+                    id="policy-credential-type"
+                    label={t("fdsc.builder.credentialType")}
+                    value={draft.assignee.credentialType}
+                    onChange={(credentialType) =>
+                      draft.assignee.kind === "role" && set("assignee", { ...draft.assignee, credentialType })
+                    }
+                  />
                 </Col>
               </Row>
             )}
             {draft.assignee.kind === "party" && (
-              <Form.Group className="mt-1" controlId="policy-party">
-                <Form.Label>{t("fdsc.builder.partyDid")}</Form.Label>
-                <Form.Control
-                  value={draft.assignee.did}
-                  placeholder="did:web:consumer.example.org"
-                  onChange={(e) => set("assignee", { kind: "party", did: e.target.value })}
-                />
-              </Form.Group>
+              <TextField
+                id="policy-party"
+                label={t("fdsc.builder.partyDid")}
+                className="mt-1"
+                value={draft.assignee.did}
+                placeholder="did:web:consumer.example.org"
+                onChange={(did) => set("assignee", { kind: "party", did })}
+              />
             )}
           </fieldset>
           <fieldset className="mb-3">
@@ -299,38 +299,36 @@ export function PolicyEditor(props: {
               />
             ))}
             {draft.target.kind === "entityType" ? (
-              <Form.Group className="mt-1" controlId="policy-entity-type">
-                <Form.Label>{t("fdsc.builder.entityType")}</Form.Label>
-                <Form.Control
-                  list="policy-type-names"
-                  value={draft.target.entityType}
-                  onChange={(e) => set("target", { kind: "entityType", entityType: e.target.value })}
-                />
+              <TextField
+                id="policy-entity-type"
+                label={t("fdsc.builder.entityType")}
+                className="mt-1"
+                list="policy-type-names"
+                value={draft.target.entityType}
+                onChange={(entityType) => set("target", { kind: "entityType", entityType })}
+              >
                 <datalist id="policy-type-names">
                   {typeNames.map((n) => (
                     <option key={n} value={n} />
                   ))}
                 </datalist>
-              </Form.Group>
+              </TextField>
             ) : (
-              <Form.Group className="mt-1" controlId="policy-entity">
-                <Form.Label>{t("fdsc.builder.entityId")}</Form.Label>
-                <Form.Control
-                  value={draft.target.entityId}
-                  placeholder="urn:ngsi-ld:K8SCluster:001"
-                  onChange={(e) => set("target", { kind: "entity", entityId: e.target.value })}
-                />
-              </Form.Group>
+              <TextField
+                id="policy-entity"
+                label={t("fdsc.builder.entityId")}
+                className="mt-1"
+                value={draft.target.entityId}
+                placeholder="urn:ngsi-ld:K8SCluster:001"
+                onChange={(entityId) => set("target", { kind: "entity", entityId })}
+              />
             )}
           </fieldset>
           <fieldset className="mb-3">
             <legend className="h6">{t("fdsc.builder.constraints")}</legend>
             {draft.constraints.map((c, i) => {
               const update = (patch: Partial<typeof c>) =>
-                set(
-                  "constraints",
-                  draft.constraints.map((x, j) => (j === i ? { ...x, ...patch } : x)),
-                );
+                set("constraints", patchAt(draft.constraints, i, patch));
               return (
                 <Row key={i} className="g-2 mb-2 align-items-end">
                   <Col md={4}>
@@ -365,34 +363,20 @@ export function PolicyEditor(props: {
                     />
                   </Col>
                   <Col md={1}>
-                    <Button
-                      variant="outline-danger"
-                      size="sm"
-                      onClick={() =>
-                        set(
-                          "constraints",
-                          draft.constraints.filter((_x, j) => j !== i),
-                        )
-                      }
-                    >
-                      {t("common.remove")}
-                    </Button>
+                    <RemoveButton onClick={() => set("constraints", withoutAt(draft.constraints, i))} />
                   </Col>
                 </Row>
               );
             })}
-            <Button
-              variant="outline-secondary"
-              size="sm"
+            <AddButton
+              label={t("fdsc.builder.addConstraint")}
               onClick={() =>
                 set("constraints", [
                   ...draft.constraints,
                   { leftOperand: "odrl:dayOfWeek", operator: "odrl:lteq", rightOperand: "" },
                 ])
               }
-            >
-              {t("fdsc.builder.addConstraint")}
-            </Button>
+            />
           </fieldset>
         </>
       )}
@@ -407,52 +391,48 @@ export function PolicyEditor(props: {
           <p className="small text-body-secondary">{t("fdsc.builder.tryIntro")}</p>
           <Row className="g-2 align-items-end">
             <Col md={2}>
-              <Form.Group controlId="test-method">
-                <Form.Label>{t("fdsc.builder.method")}</Form.Label>
-                <Form.Select
-                  value={test.method}
-                  onChange={(e) => setTest({ ...test, method: e.target.value })}
-                >
-                  {["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => (
-                    <option key={m}>{m}</option>
-                  ))}
-                </Form.Select>
-              </Form.Group>
+              <SelectField
+                id="test-method"
+                label={t("fdsc.builder.method")}
+                value={test.method}
+                onChange={(method) => setTest({ ...test, method })}
+              >
+                {["GET", "POST", "PUT", "PATCH", "DELETE"].map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </SelectField>
             </Col>
             <Col md={4}>
-              <Form.Group controlId="test-path">
-                <Form.Label>{t("fdsc.builder.path")}</Form.Label>
-                <Form.Control
-                  value={test.path}
-                  onChange={(e) => setTest({ ...test, path: e.target.value })}
-                />
-              </Form.Group>
+              <TextField
+                id="test-path"
+                label={t("fdsc.builder.path")}
+                value={test.path}
+                onChange={(path) => setTest({ ...test, path })}
+              />
             </Col>
             <Col md={2}>
-              <Form.Group controlId="test-roles">
-                <Form.Label>{t("fdsc.builder.testRoles")}</Form.Label>
-                <Form.Control
-                  value={(test.roles ?? []).join(", ")}
-                  onChange={(e) =>
-                    setTest({
-                      ...test,
-                      roles: e.target.value
-                        .split(",")
-                        .map((r) => r.trim())
-                        .filter(Boolean),
-                    })
-                  }
-                />
-              </Form.Group>
+              <TextField
+                id="test-roles"
+                label={t("fdsc.builder.testRoles")}
+                value={(test.roles ?? []).join(", ")}
+                onChange={(roles) =>
+                  setTest({
+                    ...test,
+                    roles: roles
+                      .split(",")
+                      .map((r) => r.trim())
+                      .filter(Boolean),
+                  })
+                }
+              />
             </Col>
             <Col md={2}>
-              <Form.Group controlId="test-credential-type">
-                <Form.Label>{t("fdsc.builder.credentialType")}</Form.Label>
-                <Form.Control
-                  value={test.credentialType ?? ""}
-                  onChange={(e) => setTest({ ...test, credentialType: e.target.value || undefined })}
-                />
-              </Form.Group>
+              <TextField
+                id="test-credential-type"
+                label={t("fdsc.builder.credentialType")}
+                value={test.credentialType ?? ""}
+                onChange={(type) => setTest({ ...test, credentialType: type || undefined })}
+              />
             </Col>
             <Col md={2}>
               <Button variant="outline-primary" onClick={tryIt} disabled={validate.isPending}>
