@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -169,6 +170,27 @@ function clientError(error: FastifyError, request: FastifyRequest): Problem {
   return new Problem(status, say("en", titleOf(status)), error.message, {}, { title: titleOf(status) });
 }
 
+/**
+ * A failed statement as it may be logged: the statement and the database's reason, never the values
+ * it was given (drizzle puts them in its message and the database in its `detail`: records' data,
+ * encrypted secrets, who made the change).
+ */
+function withoutValues(error: Error): Error {
+  if (!(error instanceof DrizzleQueryError)) return error;
+  const reason = error.cause as Record<string, unknown> | undefined;
+  const logged = new Error(`Failed query: ${error.query}`);
+  const frames = error.stack?.split("\n").filter((line) => line.startsWith("    at ")) ?? [];
+  logged.stack = [`Error: ${logged.message}`, ...frames].join("\n");
+  return Object.assign(logged, {
+    reason: reason && {
+      message: reason.message,
+      code: reason.code,
+      table: reason.table,
+      constraint: reason.constraint,
+    },
+  });
+}
+
 export function registerProblems(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
     let answer: Problem;
@@ -185,7 +207,7 @@ export function registerProblems(app: FastifyInstance): void {
     } else if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
       answer = clientError(error, request);
     } else {
-      request.log.error({ err: error }, "unexpected error");
+      request.log.error({ err: withoutValues(error) }, "unexpected error");
       answer = problem(500, "server.failed");
     }
     return send(answer, request, reply);
