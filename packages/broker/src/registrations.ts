@@ -19,15 +19,9 @@ import {
 } from "./registration-model.ts";
 import { attachContextSources, CsourceSubscriptionStore, RegistrationStore } from "./registration-store.ts";
 import { notifyRegistrationChange } from "./registration-subscriptions.ts";
-import { postSubscription } from "./subscriptions.ts";
+import { patchedSubscription, postSubscription } from "./subscriptions.ts";
 import { ngsiRequest, sendJson } from "./request.ts";
-import {
-  mergeFragment,
-  parseSubscription,
-  renderDefinition,
-  renderSubscription,
-  type StoredSubscription,
-} from "./subscription-model.ts";
+import { parseSubscription, renderSubscription, type StoredSubscription } from "./subscription-model.ts";
 import { parseTypeQuery } from "./type-query.ts";
 
 /**
@@ -360,17 +354,7 @@ export function registerRegistrationRoutes(
     const row = await csourceSubscriptions.get(ngsi.tenant, id);
     if (!row) throw notFound(`subscription ${id} does not exist`);
     const fragment = request.body as Record<string, unknown>;
-    const merged = mergeFragment(renderDefinition(row.body, ngsi.context), fragment);
-    // Only a new expiresAt must lie in the future: an expired subscription can still be edited.
-    const keptExpiry = "expiresAt" in fragment ? undefined : merged.expiresAt;
-    delete merged.expiresAt;
-    if ("expiresAt" in fragment && fragment.expiresAt !== null) merged.expiresAt = fragment.expiresAt;
-    const next: StoredSubscription = {
-      ...parseCsourceSubscription(merged, ngsi.context),
-      id,
-      context: row.body.context,
-    };
-    if (keptExpiry !== undefined) next.expiresAt = keptExpiry as string;
+    const next = patchedSubscription(row.body, fragment, ngsi.context, parseCsourceSubscription);
     if (!(await csourceSubscriptions.update(ngsi.tenant, next, new Date().toISOString())))
       throw notFound(`subscription ${id} does not exist`);
     return reply.code(204).send();

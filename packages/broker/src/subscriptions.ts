@@ -52,6 +52,26 @@ export async function postSubscription(
   return reply.code(201).header("location", `${broker.prefix}/${kind.path}/${segment}`).send();
 }
 
+/**
+ * A stored subscription of either kind with a PATCH fragment merged in: its definition compacted
+ * with the request's @context, merged, and read back with it. Only a new expiresAt must lie in the
+ * future: an expired subscription can still be edited.
+ */
+export function patchedSubscription(
+  stored: StoredSubscription,
+  fragment: Record<string, unknown>,
+  ctx: Parameters<typeof parseSubscription>[1],
+  parse: SubscriptionKind["parse"],
+): StoredSubscription {
+  const merged = mergeFragment(renderDefinition(stored, ctx), fragment);
+  const keptExpiry = "expiresAt" in fragment ? undefined : merged.expiresAt;
+  delete merged.expiresAt;
+  if ("expiresAt" in fragment && fragment.expiresAt !== null) merged.expiresAt = fragment.expiresAt;
+  const next: StoredSubscription = { ...parse(merged, ctx), id: stored.id, context: stored.context };
+  if (keptExpiry !== undefined) next.expiresAt = keptExpiry as string;
+  return next;
+}
+
 /** Subscription routes (ETSI GS CIM 009 v1.8, 5.8.1-5.8.5; HTTP binding 6.10, 6.11). */
 export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker): void {
   const { subscriptions, contexts } = broker;
@@ -119,15 +139,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, broker: Broker)
     const row = await subscriptions.get(ngsi.tenant, id);
     if (!row) throw notFound(`subscription ${id} does not exist`);
     const fragment = request.body as Record<string, unknown>;
-    // The current definition is compacted with this request's context, merged, and read back with it.
-    const merged = mergeFragment(renderDefinition(row.subscription, ngsi.context), fragment);
-    // Only a new expiresAt must lie in the future: an expired subscription can still be edited.
-    const keptExpiry = "expiresAt" in fragment ? undefined : merged.expiresAt;
-    delete merged.expiresAt;
-    if ("expiresAt" in fragment && fragment.expiresAt !== null) merged.expiresAt = fragment.expiresAt;
-    const parsed = parseSubscription(merged, ngsi.context);
-    const next: StoredSubscription = { ...parsed, id, context: row.subscription.context };
-    if (keptExpiry !== undefined) next.expiresAt = keptExpiry as string;
+    const next = patchedSubscription(row.subscription, fragment, ngsi.context, parseSubscription);
     if (!("q" in fragment) && row.subscription.q !== undefined) {
       next.q = row.subscription.q; // q keeps the names it was written with
       next.qPaths = row.subscription.qPaths;
