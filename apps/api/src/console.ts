@@ -35,6 +35,7 @@ export async function registerConsole(
     app.log.warn(`console not built (${distDir} missing): run npm run build -w @orrery/console`);
     return;
   }
+  const assets = join(distDir, "assets") + sep;
   await app.register(fastifyStatic, {
     root: distDir,
     prefix: "/",
@@ -48,7 +49,7 @@ export async function registerConsole(
     setHeaders: (res, served) => {
       const path = served.replace(/\.(br|gz)$/, "");
       res.setHeader("vary", "Accept-Encoding");
-      if (path.startsWith(join(distDir, "assets") + sep))
+      if (path.startsWith(assets))
         res.setHeader("cache-control", "public, max-age=31536000, immutable");
       else if (path.endsWith(".html")) res.setHeader("cache-control", "no-cache");
       else res.setHeader("cache-control", "public, max-age=3600");
