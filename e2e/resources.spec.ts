@@ -82,7 +82,8 @@ test.describe("every platform kind through the UI", () => {
       // The show page lists what was saved; secrets only as set.
       await expect(page.getByRole("heading", { name: String(values.name) })).toBeVisible();
       await expect(page.locator("dl").first()).toContainText(String(values.name));
-      if (kind.fields.some((f) => f.secret)) await expect(page.locator("dl").first()).toContainText(en.common.set);
+      if (kind.fields.some((f) => f.secret))
+        await expect(page.locator("dl").first()).toContainText(en.common.set);
       for (const secret of sampleSecrets) {
         if (Object.values(values).includes(secret))
           await expect(page.locator("body")).not.toContainText(secret);

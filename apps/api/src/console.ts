@@ -49,8 +49,7 @@ export async function registerConsole(
     setHeaders: (res, served) => {
       const path = served.replace(/\.(br|gz)$/, "");
       res.setHeader("vary", "Accept-Encoding");
-      if (path.startsWith(assets))
-        res.setHeader("cache-control", "public, max-age=31536000, immutable");
+      if (path.startsWith(assets)) res.setHeader("cache-control", "public, max-age=31536000, immutable");
       else if (path.endsWith(".html")) res.setHeader("cache-control", "no-cache");
       else res.setHeader("cache-control", "public, max-age=3600");
     },
