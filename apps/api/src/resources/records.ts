@@ -351,16 +351,25 @@ export class Records {
     const row = this.newRow(kind, input, workspaceId);
     const { data } = row;
     const by = this.actor;
-    const event = by && (await this.created(this.db, kind, row));
+    const event = by && this.created(kind, row, await this.titleOf(this.db, kind, row));
     // Everything the answer shows is known here: no RETURNING to read back and decode.
     const insert = async (db: Database) => {
       if (db === this.db)
+        // One shape for every create, with or without its event (spreading the optional parts cost
+        // a create 4 µs of CPU).
         await this.creates.add({
-          ...row,
+          id: row.id,
+          kind: row.kind,
           workspaceId: row.workspaceId ?? "",
+          name: row.name,
+          data: row.data,
+          secrets: row.secrets,
           // Who, and nothing else of the session (its permissions, its token's hash).
-          ...(by && { subject: by.subject, username: by.username, provider: by.provider }),
-          ...(event && { title: event.title, secretsSet: event.changes }),
+          subject: by?.subject,
+          username: by?.username,
+          provider: by?.provider,
+          title: event?.title,
+          secretsSet: event?.changes,
         });
       else {
         await db.insert(records).values(row);
@@ -380,8 +389,23 @@ export class Records {
     );
   }
 
-  /** The title an audit event gives a record (a nameless access reads "role → data service"). */
-  private async titleOf(db: Tx | Database, kind: KindDefinition, row: Pick<Row, "id" | "name" | "data">) {
+  /**
+   * The title an audit event gives a record (a nameless access reads "role → data service"). A
+   * named record is its own title, known without waiting for anything.
+   */
+  private titleOf(
+    db: Tx | Database,
+    kind: KindDefinition,
+    row: Pick<Row, "id" | "name" | "data">,
+  ): string | Promise<string> {
+    return row.name || this.titleFromReferences(db, kind, row);
+  }
+
+  private async titleFromReferences(
+    db: Tx | Database,
+    kind: KindDefinition,
+    row: Pick<Row, "id" | "name" | "data">,
+  ) {
     const referenced = await namesOf(db as Tx, [{ kind: kind.kind, data: row.data }], (name) =>
       this.kinds.find((k) => k.kind === name),
     );
@@ -389,16 +413,12 @@ export class Records {
   }
 
   /** The audit event of a new record: its values as given (listed when the trail is read), its secrets only as set. */
-  private async created(
-    db: Tx | Database,
-    kind: KindDefinition,
-    row: ReturnType<Records["newRow"]>,
-  ): Promise<AuditEvent> {
+  private created(kind: KindDefinition, row: ReturnType<Records["newRow"]>, title: string): AuditEvent {
     return {
       action: "create",
       kind: kind.kind,
       recordId: row.id,
-      title: await this.titleOf(db, kind, row),
+      title,
       workspaceId: row.workspaceId ?? "",
       created: row.data,
       changes: secretsSet(kind, row.secrets),
@@ -430,7 +450,7 @@ export class Records {
         await this.checkReferences(tx, kind, row.data, workspaceId);
         await uniquely(row.data, () => tx.insert(records).values(row));
         items.push(toItem(kind, row));
-        if (by) events.push(await this.created(tx, kind, row));
+        if (by) events.push(this.created(kind, row, await this.titleOf(tx, kind, row)));
       }
       if (by) await writeAudit(tx, by, events);
       return items;
