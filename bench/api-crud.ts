@@ -3,8 +3,9 @@
  * it), called over real HTTP on 127.0.0.1 from this one: create N context
  * brokers, read each one, list all of them; then, on a fresh database, the same N inserts straight
  * through Drizzle. What the audit trail costs: the same creates against two APIs in one process of
- * their own (bench/lib/trail-pair.ts), one with the trail and one without (AUDIT_TRAIL=off), by
- * turns. Prints a table and writes bench/results/api-crud.json.
+ * their own (bench/lib/trail-pair.ts), by turns, one with the trail and one without. Each API
+ * first serves WARM_UP creates that are not measured. Prints a table and writes
+ * bench/results/api-crud.json.
  *
  * Environment: BENCH_DATABASE_URL (a PostgreSQL role that may CREATE DATABASE; default: a
  * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
@@ -13,8 +14,9 @@
 import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
-import { startApiProcess } from "./lib/api.ts";
-import { startTrailPair, type PairedApi } from "./lib/trail-pair.ts";
+import type { Database } from "../apps/api/src/storage/database.ts";
+import { startApiProcess, type RunningApi } from "./lib/api.ts";
+import { startTrailPair, type TrailPair } from "./lib/trail-pair.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { onDriver, type DriverName } from "./lib/databases.ts";
 import { Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
@@ -27,6 +29,13 @@ const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
 const TRAIL_TURN = 100;
+/**
+ * Creates each API serves before the measured ones, not counted: a server that has run a while
+ * has compiled its hot paths, a fresh Node process has not. Measured here: a fresh API process
+ * spent 394 µs of CPU per create on its first thousand creates, 172 on its third, about 90 from its
+ * sixth (bench/api-crud.ts before this warm-up measured that start with the rest).
+ */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? sized(6_000, 20));
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
@@ -104,6 +113,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const pair = await startTrailPair(...pairDbs);
     closing(pair.close);
     const db = directDb.storage.db;
+    await warmUp(api, pair, db);
 
     console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
     const ids = new Array<string>(N);
@@ -119,26 +129,35 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const trailOff = new Sample();
     const insert = new Sample();
     const trailCpu = { on: 0, off: 0 };
+    let turn = 0;
     for (let from = 0; from < N; from += CHUNK) {
       const to = Math.min(N, from + CHUNK);
       await create.run(from, to, CONCURRENCY, async (i) => {
         const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
         ids[i] = (JSON.parse(created) as { id: string }).id;
       });
-      // The pair with the trail and without, by turns of TRAIL_TURN creates, each first every other
-      // turn: a few per cent is all they differ by, less than other work on the machine changes.
-      for (let at = from, turn = 0; at < to; at += TRAIL_TURN, turn++) {
+      // The pair by turns of TRAIL_TURN creates: in each turn one API has the trail and the other
+      // not, and both serve the turn's creates, one after the other. Over four turns each API has
+      // the trail twice and the trail goes first twice (see TrailPair), so what is not the trail
+      // evens out: a few per cent is all they differ by, less than other work on the machine changes.
+      // The turns count on across chunks (ten a chunk): the turn after the API's chunk meets what
+      // that chunk left running (the database's autoanalyze, the API's collector), and is started
+      // by the trail in one chunk and without it in the next.
+      for (let at = from; at < to; at += TRAIL_TURN, turn++) {
         const end = Math.min(to, at + TRAIL_TURN);
-        const through = (sample: Sample, paired: PairedApi) => () =>
-          sample.run(at, end, CONCURRENCY, async (i) => {
+        const withTrail = turn % 2 === 0 ? 0 : 1;
+        await pair.trailIn(withTrail);
+        const sides = [
+          { paired: pair.apis[withTrail], on: true },
+          { paired: pair.apis[1 - withTrail]!, on: false },
+        ];
+        if (Math.floor(turn / 2) % 2) sides.reverse();
+        for (const { paired, on } of sides) {
+          const before = await pair.cpu();
+          await (on ? trailOn : trailOff).run(at, end, CONCURRENCY, async (i) => {
             await paired.post("/api/context-brokers", 201, payload(i));
           });
-        const on = through(trailOn, pair.trailOn);
-        const off = through(trailOff, pair.trailOff);
-        for (const run of turn % 2 ? [off, on] : [on, off]) {
-          const before = await pair.cpu();
-          await run();
-          trailCpu[run === on ? "on" : "off"] += (await pair.cpu()) - before;
+          trailCpu[on ? "on" : "off"] += (await pair.cpu()) - before;
         }
       }
       await insert.run(from, to, CONCURRENCY, async (i) => {
@@ -200,6 +219,46 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       auditTrailUnder10pct: trailCost < GOALS.maxAuditTrailCost,
     };
   });
+}
+
+/**
+ * The warm-up (see WARM_UP). The API creates WARM_UP temporal services: the same route, record
+ * and batch code as a broker's create, while the brokers' table, read and listed later, holds the
+ * measured ones only (deleted warm-up brokers would leave dead rows in it, PGlite has no autovacuum).
+ * Each API of the trail pair creates as many brokers, by turns; the direct path inserts as many,
+ * then they are removed (TRUNCATE, which leaves nothing behind).
+ */
+async function warmUp(api: RunningApi, pair: TrailPair, db: Database) {
+  if (!WARM_UP) return;
+  console.error(`warm-up: ${WARM_UP} creates on each API and ${WARM_UP} direct inserts, not measured...`);
+  const name = (i: number) => `Warm-up ${String(i).padStart(6, "0")}`;
+  const warm = new Sample();
+  await warm.run(0, WARM_UP, CONCURRENCY, async (i) => {
+    await api.call("POST", "/api/temporal-services", 201, {
+      name: name(i),
+      temporalServiceType: "mintaka",
+      version: "0.7",
+      scheme: "http",
+      host: `mintaka-${i}.bench.example`,
+      port: 8080,
+    });
+  });
+  for (let at = 0; at < WARM_UP; at += TRAIL_TURN)
+    for (const paired of pair.apis)
+      await warm.run(at, Math.min(WARM_UP, at + TRAIL_TURN), CONCURRENCY, async (i) => {
+        await paired.post("/api/context-brokers", 201, { ...payload(i), name: name(i) });
+      });
+  await warm.run(0, WARM_UP, CONCURRENCY, async (i) => {
+    const row = {
+      id: newId(contextBrokers),
+      kind: contextBrokers.kind,
+      name: name(i),
+      data: payload(i),
+      secrets: {},
+    };
+    await db.insert(records).values(row);
+  });
+  await db.execute(sql`TRUNCATE records`);
 }
 
 const pct = (cost?: number) => (cost === undefined ? "" : `${(cost * 100).toFixed(1)}%`);
