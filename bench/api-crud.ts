@@ -29,6 +29,8 @@ const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
 const TRAIL_TURN = 100;
+/** Rounds of the pair's turns over each chunk: its figures are a few per cent apart, averaged over 3N creates. */
+const TRAIL_ROUNDS = sized(3, 1);
 /**
  * Creates each API serves before the measured ones, not counted: a server that has run a while
  * has compiled its hot paths, a fresh Node process has not. Measured here: a fresh API process
@@ -140,26 +142,29 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       // not, and both serve the turn's creates, one after the other. Over four turns each API has
       // the trail twice and the trail goes first twice (see TrailPair), so what is not the trail
       // evens out: a few per cent is all they differ by, less than other work on the machine changes.
-      // The turns count on across chunks (ten a chunk): the turn after the API's chunk meets what
-      // that chunk left running (the database's autoanalyze, the API's collector), and is started
-      // by the trail in one chunk and without it in the next.
-      for (let at = from; at < to; at += TRAIL_TURN, turn++) {
-        const end = Math.min(to, at + TRAIL_TURN);
-        const withTrail = turn % 2 === 0 ? 0 : 1;
-        await pair.trailIn(withTrail);
-        const sides = [
-          { paired: pair.apis[withTrail], on: true },
-          { paired: pair.apis[1 - withTrail]!, on: false },
-        ];
-        if (Math.floor(turn / 2) % 2) sides.reverse();
-        for (const { paired, on } of sides) {
-          const before = await pair.cpu();
-          await (on ? trailOn : trailOff).run(at, end, CONCURRENCY, async (i) => {
-            await paired.post("/api/context-brokers", 201, payload(i));
-          });
-          trailCpu[on ? "on" : "off"] += (await pair.cpu()) - before;
+      // The turns count on across chunks (ten a round): the turn after the API's chunk meets what
+      // that chunk left running (the database's writes, the processes' collectors), and is started
+      // by the trail in one chunk and without it in the next. TRAIL_ROUNDS rounds a chunk: the
+      // pair's figures are an average over more creates than the API's (another name each round).
+      for (let round = 0; round < TRAIL_ROUNDS; round++)
+        for (let at = from; at < to; at += TRAIL_TURN, turn++) {
+          const end = Math.min(to, at + TRAIL_TURN);
+          const shift = round * N;
+          const withTrail = turn % 2 === 0 ? 0 : 1;
+          await pair.trailIn(withTrail);
+          const sides = [
+            { paired: pair.apis[withTrail], on: true },
+            { paired: pair.apis[1 - withTrail]!, on: false },
+          ];
+          if (Math.floor(turn / 2) % 2) sides.reverse();
+          for (const { paired, on } of sides) {
+            const before = await pair.cpu();
+            await (on ? trailOn : trailOff).run(at + shift, end + shift, CONCURRENCY, async (i) => {
+              await paired.post("/api/context-brokers", 201, payload(i));
+            });
+            trailCpu[on ? "on" : "off"] += (await pair.cpu()) - before;
+          }
         }
-      }
       await insert.run(from, to, CONCURRENCY, async (i) => {
         await db.insert(records).values(rows[i]!);
       });
@@ -209,7 +214,10 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       on: trailOn.figures(),
       off: trailOff.figures(),
       cost: Math.round(trailCost * 1000) / 1000,
-      cpuMicrosecondsPerCreate: { on: Math.round(trailCpu.on / N), off: Math.round(trailCpu.off / N) },
+      cpuMicrosecondsPerCreate: {
+        on: Math.round(trailCpu.on / trailOn.figures().count),
+        off: Math.round(trailCpu.off / trailOff.figures().count),
+      },
       cpuCost: Math.round((trailCpu.on / trailCpu.off - 1) * 1000) / 1000,
     };
     result.goals = {

@@ -151,7 +151,7 @@ export const auditEvents = pgTable(
     created: jsonb("created").$type<Record<string, unknown>>(),
     detail: jsonb("detail").$type<Record<string, unknown>>(),
   },
-  (t) => [index("audit_events_record").on(t.recordId, t.id)],
+  (t) => [index("audit_events_record").using("hash", t.recordId)],
 );
 
 /** A field an update changed; a secret field carries `secret: true` and never a value. */
