@@ -56,6 +56,8 @@ interface DriverResult {
   source?: string;
   serverVersion?: string;
   api?: {
+    /** The warm-up's creates (WARM_UP temporal services on the fresh API process), not judged. */
+    coldStart?: Figures;
     create: Figures;
     read: Figures;
     list: Figures;
@@ -115,7 +117,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const pair = await startTrailPair(...pairDbs);
     closing(pair.close);
     const db = directDb.storage.db;
-    await warmUp(api, pair, db);
+    const coldStart = await warmUp(api, pair, db);
 
     console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
     const ids = new Array<string>(N);
@@ -198,6 +200,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     await directDb.dispose();
 
     result.api = {
+      ...(coldStart && { coldStart }),
       create: create.figures(),
       read,
       list,
@@ -236,12 +239,12 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
  * Each API of the trail pair creates as many brokers, by turns; the direct path inserts as many,
  * then they are removed (TRUNCATE, which leaves nothing behind).
  */
-async function warmUp(api: RunningApi, pair: TrailPair, db: Database) {
-  if (!WARM_UP) return;
+async function warmUp(api: RunningApi, pair: TrailPair, db: Database): Promise<Figures | undefined> {
+  if (!WARM_UP) return undefined;
   console.error(`warm-up: ${WARM_UP} creates on each API and ${WARM_UP} direct inserts, not measured...`);
   const name = (i: number) => `Warm-up ${String(i).padStart(6, "0")}`;
-  const warm = new Sample();
-  await warm.run(0, WARM_UP, CONCURRENCY, async (i) => {
+  const cold = new Sample();
+  await cold.run(0, WARM_UP, CONCURRENCY, async (i) => {
     await api.call("POST", "/api/temporal-services", 201, {
       name: name(i),
       temporalServiceType: "mintaka",
@@ -251,6 +254,8 @@ async function warmUp(api: RunningApi, pair: TrailPair, db: Database) {
       port: 8080,
     });
   });
+  // The rest is not reported.
+  const warm = new Sample();
   for (let at = 0; at < WARM_UP; at += TRAIL_TURN)
     for (const paired of pair.apis)
       await warm.run(at, Math.min(WARM_UP, at + TRAIL_TURN), CONCURRENCY, async (i) => {
@@ -267,6 +272,7 @@ async function warmUp(api: RunningApi, pair: TrailPair, db: Database) {
     await db.insert(records).values(row);
   });
   await db.execute(sql`TRUNCATE records`);
+  return cold.figures();
 }
 
 const pct = (cost?: number) => (cost === undefined ? "" : `${(cost * 100).toFixed(1)}%`);
@@ -274,6 +280,7 @@ const pct = (cost?: number) => (cost === undefined ? "" : `${(cost * 100).toFixe
 function print(results: DriverResult[]): void {
   const col = cellsOf(results);
   const rows = [
+    [`API create, first ${WARM_UP} of a fresh process`, ...col((r) => rate(r.api?.coldStart))],
     ["API create", ...col((r) => rate(r.api?.create))],
     ["  p50 / p95", ...col((r) => lat(r.api?.create))],
     ["API read", ...col((r) => rate(r.api?.read))],
