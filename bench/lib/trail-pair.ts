@@ -118,7 +118,9 @@ if (process.env.TRAIL_PAIR) {
   process.stdout.write(`${JSON.stringify(running.map(({ base, token }) => ({ base, token })))}\n`);
   createInterface({ input: process.stdin }).on("line", (line) => {
     const [command, which] = line.split(" ");
-    if (command === "trail") running.forEach((api, i) => api.records.keepTrail(i === Number(which)));
+    // BENCH_TRAIL_AA=1: the trail off in both, to see what the measure differs by on its own.
+    if (command === "trail")
+      running.forEach((api, i) => api.records.keepTrail(!process.env.BENCH_TRAIL_AA && i === Number(which)));
     const { user, system } = process.cpuUsage();
     process.stdout.write(`${user + system}\n`);
   });
