@@ -143,18 +143,26 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     let turn = 0;
     for (let from = 0; from < N; from += CHUNK) {
       const to = Math.min(N, from + CHUNK);
-      await create.run(from, to, CONCURRENCY, async (i) => {
-        const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
-        ids[i] = (JSON.parse(created) as { id: string }).id;
-      });
+      const creates = () =>
+        create.run(from, to, CONCURRENCY, async (i) => {
+          const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
+          ids[i] = (JSON.parse(created) as { id: string }).id;
+        });
+      const inserts = () =>
+        insert.run(from, to, CONCURRENCY, async (i) => {
+          await db.insert(records).values(rows[i]!);
+        });
+      // The API's chunk and the direct one next to each other, each first every other chunk: the
+      // second meets what the first left running.
+      for (const run of (from / CHUNK) % 2 ? [inserts, creates] : [creates, inserts]) await run();
       // The pair by turns of TRAIL_TURN creates: in each turn one API has the trail and the other
       // not, and both serve the turn's creates, one after the other. Over four turns each API has
       // the trail twice and the trail goes first twice (see TrailPair), so what is not the trail
       // evens out: a few per cent is all they differ by, less than other work on the machine changes.
-      // The turns count on across chunks (ten a round): the turn after the API's chunk meets what
-      // that chunk left running (the database's writes, the processes' collectors), and is started
-      // by the trail in one chunk and without it in the next. TRAIL_ROUNDS rounds a chunk: the
-      // pair's figures are an average over more creates than the API's (another name each round).
+      // The turns count on across chunks (ten a round): the first turn meets what the chunks before
+      // it left running (the database's writes, the processes' collectors), and is started by the
+      // trail in one chunk and without it in the next. TRAIL_ROUNDS rounds a chunk: the pair's
+      // figures are an average over more creates than the API's (another name each round).
       for (let round = 0; round < TRAIL_ROUNDS; round++)
         for (let at = from; at < to; at += TRAIL_TURN, turn++) {
           const end = Math.min(to, at + TRAIL_TURN);
@@ -178,9 +186,6 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
           }
           turnRatios.push(took.on / took.off);
         }
-      await insert.run(from, to, CONCURRENCY, async (i) => {
-        await db.insert(records).values(rows[i]!);
-      });
     }
 
     console.error(`[${name}] ${N} API reads, ${LIST_REPEATS} lists, batched inserts...`);
