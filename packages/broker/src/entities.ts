@@ -16,7 +16,7 @@ import {
 import { checkParams, listParam, stringParam, boolParam, type Query } from "./params.ts";
 import { NgsiLdError, badRequest, notFound } from "./problems.ts";
 import { renderEntity, renderOptions } from "./representation.ts";
-import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
+import { ngsiRequest, pathSegment, sendJson, type NgsiRequest } from "./request.ts";
 
 /** Entity and attribute routes of ETSI GS CIM 009 v1.8 (5.6.1-5.6.5, 5.6.17, 5.6.18, 5.7.1). */
 export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void {
@@ -75,7 +75,7 @@ export function registerEntityRoutes(app: FastifyInstance, broker: Broker): void
       throw new NgsiLdError("AlreadyExists", `entity ${entity.id} already exists`);
     return reply
       .code(201)
-      .header("location", `${broker.prefix}/entities/${encodeURIComponent(entity.id).replaceAll("%3A", ":")}`)
+      .header("location", `${broker.prefix}/entities/${pathSegment(entity.id)}`)
       .send();
   });
 

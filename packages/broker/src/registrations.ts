@@ -20,7 +20,7 @@ import {
 import { attachContextSources, CsourceSubscriptionStore, RegistrationStore } from "./registration-store.ts";
 import { notifyRegistrationChange } from "./registration-subscriptions.ts";
 import { patchedSubscription, postSubscription } from "./subscriptions.ts";
-import { ngsiRequest, sendJson } from "./request.ts";
+import { ngsiRequest, pathSegment, sendJson } from "./request.ts";
 import { parseSubscription, renderSubscription, type StoredSubscription } from "./subscription-model.ts";
 import { parseTypeQuery } from "./type-query.ts";
 
@@ -28,7 +28,6 @@ import { parseTypeQuery } from "./type-query.ts";
  * Context source registrations (ETSI GS CIM 009 v1.8, 5.9 and 5.10; HTTP binding 6.8, 6.9) and
  * registration subscriptions (5.11; 6.10-6.11 under /csourceSubscriptions).
  */
-const segment = (id: string) => encodeURIComponent(id).replaceAll("%3A", ":");
 
 /** rel="prev"/"next" Link headers with the same query and a moved offset (as for entities). */
 function pageLinks(request: FastifyRequest, page: Page, more: boolean): string[] {
@@ -146,7 +145,7 @@ export function registerRegistrationRoutes(
     changed(request, ngsi.tenant, undefined, registration);
     return reply
       .code(201)
-      .header("location", `${broker.prefix}/csourceRegistrations/${segment(registration.id)}`)
+      .header("location", `${broker.prefix}/csourceRegistrations/${pathSegment(registration.id)}`)
       .send();
   });
 

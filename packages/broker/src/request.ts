@@ -111,6 +111,9 @@ export async function bodyContext(
 }
 
 /** Sends a JSON body as application/json with a context Link header, or as application/ld+json with "@context". */
+/** An id (a URI) as one segment of a Location path: percent-encoded, its colons kept readable. */
+export const pathSegment = (id: string) => encodeURIComponent(id).replaceAll("%3A", ":");
+
 export function sendJson(
   reply: FastifyReply,
   ngsi: NgsiRequest,

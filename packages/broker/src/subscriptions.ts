@@ -4,7 +4,7 @@ import { isUri } from "./attributes.ts";
 import type { Broker } from "./broker.ts";
 import { checkParams, pageParams, stringParam, type Query } from "./params.ts";
 import { NgsiLdError, badRequest, notFound } from "./problems.ts";
-import { ngsiRequest, sendJson } from "./request.ts";
+import { ngsiRequest, pathSegment, sendJson } from "./request.ts";
 import {
   mergeFragment,
   parseSubscription,
@@ -48,8 +48,10 @@ export async function postSubscription(
   if (!(await kind.store.insert(ngsi.tenant, subscription, new Date().toISOString())))
     throw new NgsiLdError("AlreadyExists", `subscription ${subscription.id} already exists`);
   kind.created?.();
-  const segment = encodeURIComponent(subscription.id).replaceAll("%3A", ":");
-  return reply.code(201).header("location", `${broker.prefix}/${kind.path}/${segment}`).send();
+  return reply
+    .code(201)
+    .header("location", `${broker.prefix}/${kind.path}/${pathSegment(subscription.id)}`)
+    .send();
 }
 
 /**

@@ -18,7 +18,7 @@ import { badRequest, notFound } from "./problems.ts";
 import { checkPattern, runQuery, type EntityQuery } from "./query.ts";
 import { parseQuery } from "./query-language.ts";
 import { renderInstance, type RenderOptions } from "./representation.ts";
-import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
+import { ngsiRequest, pathSegment, sendJson, type NgsiRequest } from "./request.ts";
 import { toPgArray } from "./storage.ts";
 import {
   timeCondition,
@@ -219,8 +219,7 @@ function mergeInstance(
 
 export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, temporal: TemporalStore): void {
   const { contexts } = broker;
-  const location = (id: string) =>
-    `${broker.prefix}/temporal/entities/${encodeURIComponent(id).replaceAll("%3A", ":")}`;
+  const location = (id: string) => `${broker.prefix}/temporal/entities/${pathSegment(id)}`;
   const entityId = (params: unknown): string => {
     const id = (params as { entityId: string }).entityId;
     if (!isUri(id)) throw badRequest(`entity id ${JSON.stringify(id)} is not a URI`);
