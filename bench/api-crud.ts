@@ -228,16 +228,17 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     };
     const overhead = result.api.create.wallMs / result.direct.insert.wallMs;
     result.apiOverhead = Math.round(overhead * 100) / 100;
-    const trailCost = trailOn.figures().wallMs / trailOff.figures().wallMs - 1;
+    const [on, off] = [trailOn.figures(), trailOff.figures()];
+    const trailCost = on.wallMs / off.wallMs - 1;
     const costOfTurns = median(turnRatios) - 1;
     result.auditTrail = {
-      on: trailOn.figures(),
-      off: trailOff.figures(),
+      on,
+      off,
       costOfTurns: Math.round(costOfTurns * 1000) / 1000,
       cost: Math.round(trailCost * 1000) / 1000,
       cpuMicrosecondsPerCreate: {
-        on: Math.round(trailCpu.on / trailOn.figures().count),
-        off: Math.round(trailCpu.off / trailOff.figures().count),
+        on: Math.round(trailCpu.on / on.count),
+        off: Math.round(trailCpu.off / off.count),
       },
       cpuCost: Math.round((trailCpu.on / trailCpu.off - 1) * 1000) / 1000,
     };
