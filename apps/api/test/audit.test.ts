@@ -30,7 +30,7 @@ async function trail(filters: Record<string, string>) {
 }
 
 const count = async () =>
-  rowsOf<{ n: number }>(await ctx.t.storage.db.execute(sql`SELECT count(*)::int AS n FROM audit_events`))[0]!
+  rowsOf<{ n: number }>(await ctx.t.storage.db.execute(sql`SELECT count(*)::int AS n FROM audit_trail`))[0]!
     .n;
 
 describe(`the audit trail (${driver})`, () => {
@@ -58,8 +58,37 @@ describe(`the audit trail (${driver})`, () => {
       });
     expect(items[1]!.changes).toEqual([{ field: "port", before: 1026, after: 1027 }]);
     expect(items[2]!.changes).toContainEqual({ field: "host", after: "broker.example.org" });
+    // The create's values as they were given, though the record changed since.
+    expect(items[2]!.changes).toContainEqual({ field: "port", after: 1026 });
     expect(items[0]!.changes).toContainEqual({ field: "port", before: 1027 });
     expect(Date.now() - Date.parse(items[0]!.at)).toBeLessThan(60_000);
+  });
+
+  it("keeps a create's event, its place and its values, through any change of the record, ours or not", async () => {
+    const { api, t } = ctx;
+    const db = t.storage.db;
+    const title = `Kept .*+?(|\\ '"`;
+    const first = await api("POST", "/api/context-brokers", broker(title));
+    const second = await api("POST", "/api/context-brokers", broker("Made after it"));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const id = first.body.id as string;
+    const [created] = (await trail({ record: id })).items;
+    expect(created).toMatchObject({ action: "create", title, username: "test", recordId: id });
+    // Another client changes the row, then deletes it, straight in the database: the create's event
+    // stays as it was, in its place among the others.
+    await db.execute(sql`UPDATE records SET data = data || '{"port": 9}' WHERE id = ${id}`);
+    await db.execute(sql`UPDATE records SET data = data || '{"port": 10}' WHERE id = ${id}`);
+    expect((await trail({ record: id })).items).toEqual([created]);
+    await db.execute(sql`DELETE FROM records WHERE id = ${id}`);
+    expect((await trail({ record: id })).items).toEqual([created]);
+    const newest = (await trail({ kind: "context-brokers", limit: "2" })).items;
+    expect(newest.map((e) => e.title)).toEqual(["Made after it", title]);
+    // A create made by nobody (the demo data, the trail off) has no event.
+    const [unrecorded] = rowsOf<{ n: number }>(
+      await db.execute(sql`SELECT count(*)::int AS n FROM records r WHERE created_by IS NOT NULL
+                             AND NOT EXISTS (SELECT 1 FROM audit_trail a WHERE a.record_id = r.id)`),
+    );
+    expect(unrecorded!.n).toBe(0);
   });
 
   it("leaves no audit row for a change that fails, and no change without its audit row", async () => {
@@ -78,9 +107,13 @@ describe(`the audit trail (${driver})`, () => {
       400,
     );
     expect(await count()).toBe(before + 2);
-    // The audit row cannot be written: the change is undone with it (same transaction).
+    // The audit row cannot be written: the change is undone with it (same transaction). A create's
+    // event is kept on its record's row until the record changes, an update's in audit_events.
     await t.storage.db.execute(
       sql`ALTER TABLE audit_events ADD CONSTRAINT audit_test_refuse CHECK (title <> 'Doomed')`,
+    );
+    await t.storage.db.execute(
+      sql`ALTER TABLE records ADD CONSTRAINT audit_test_refuse CHECK (created_by->>'title' <> 'Doomed')`,
     );
     try {
       const token = await t.tokenFor("admin");
@@ -104,6 +137,7 @@ describe(`the audit trail (${driver})`, () => {
       expect((await api("GET", `/api/context-brokers/${id}`)).body.name).toBe("In use");
     } finally {
       await t.storage.db.execute(sql`ALTER TABLE audit_events DROP CONSTRAINT audit_test_refuse`);
+      await t.storage.db.execute(sql`ALTER TABLE records DROP CONSTRAINT audit_test_refuse`);
     }
     expect(await count()).toBe(before + 2);
   });
@@ -206,7 +240,7 @@ describe(`the audit trail (${driver})`, () => {
     expect(items[1]!.changes).toEqual([{ field: "clientSecret", secret: true }]);
     expect(items[0]!.changes).toEqual([{ field: "clientId", before: "console", after: "c2" }]);
     const dump = JSON.stringify(
-      rowsOf(await t.storage.db.execute(sql`SELECT * FROM audit_events WHERE record_id = ${id}`)),
+      rowsOf(await t.storage.db.execute(sql`SELECT * FROM audit_trail WHERE record_id = ${id}`)),
     );
     const [stored] = rowsOf<{ secrets: Record<string, string> }>(
       await t.storage.db.execute(sql`SELECT secrets FROM records WHERE id = ${id}`),
@@ -347,6 +381,16 @@ describe(`the audit trail (${driver})`, () => {
     expect(first.items.map((e) => e.title)).toEqual(["PagedC", "PagedB"]);
     const second = await trail({ ...filters, limit: "2", cursor: first.next! });
     expect(second.items[0]!.title).toBe("PagedA");
+    // Creates whose event is still on their row and events of audit_events, paged together.
+    const typeB = (await api("GET", `${path}/types`)).body.find((x: any) => x.name === "PagedB");
+    expect((await api("PUT", `${path}/types/${typeB.id}`, { name: "PagedB", scopeName: "b" })).status).toBe(
+      200,
+    );
+    const mixed = { workspace: workspace.id, kind: "types", limit: "1" };
+    const seen: string[] = [];
+    for (let page = await trail(mixed); seen.length < 4; page = await trail({ ...mixed, cursor: page.next! }))
+      seen.push(`${page.items[0]!.action} ${page.items[0]!.title}`);
+    expect(seen).toEqual(["update PagedB", "create PagedC", "create PagedB", "create PagedA"]);
     expect((await trail({ ...filters, from: new Date(Date.now() + 60_000).toISOString() })).items).toEqual(
       [],
     );
@@ -384,6 +428,16 @@ describe(`the audit trail (${driver})`, () => {
           VALUES (now() - interval '40 days', 'old', 'old', 'test', 'create', 'Forty days old'),
                  (now() - interval '10 days', 'old', 'old', 'test', 'create', 'Ten days old')`,
     );
+    // A create's event still on its record's row goes the same way.
+    const old = (await ctx.api("POST", "/api/context-brokers", broker("Made forty days ago"))).body
+      .id as string;
+    await t.storage.db.execute(sql`ALTER TABLE records DISABLE TRIGGER records_create_event`);
+    await t.storage.db.execute(
+      sql`UPDATE records SET created_at = now() - interval '40 days', created_by = created_by || '{"username": "old"}'
+           WHERE id = ${old}`,
+    );
+    await t.storage.db.execute(sql`ALTER TABLE records ENABLE TRIGGER records_create_event`);
+    expect((await trail({ user: "old" })).items.map((e) => e.title)).toContain("Made forty days ago");
     const config = loadConfig({ DATA_DIR: t.dataDir, LOG_LEVEL: "silent", AUDIT_RETENTION_DAYS: "30" }, [
       "--no-demo",
     ]);

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Config } from "../config.ts";
 import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { auditEvents } from "../storage/schema.ts";
+import { auditEvents, keptCreates } from "../storage/schema.ts";
 import { auditActions, kindsByName } from "@orrery/model";
 import { changesListed, writeAudit, type Actor, type AuditEvent } from "./trail.ts";
 
@@ -266,12 +266,20 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
     });
   }
 
-  // Retention: the oldest events go, in the background, hourly (and once at start).
-  const prune = () =>
-    db
-      .delete(auditEvents)
-      .where(lt(auditEvents.at, new Date(Date.now() - config.auditRetentionDays * 24 * HOUR)))
-      .catch((err: unknown) => app.log.error({ err }, "audit retention failed"));
+  // Retention: the oldest events go, in the background, hourly (and once at start); a create's
+  // event still on its record's row is cleared there (the trigger of migration 0018 lets it go).
+  const prune = async () => {
+    const before = new Date(Date.now() - config.auditRetentionDays * 24 * HOUR);
+    try {
+      await db.delete(auditEvents).where(lt(auditEvents.at, before));
+      await db.execute(
+        sql`UPDATE records SET created_event = NULL, created_by = NULL
+             WHERE created_event IS NOT NULL AND created_at < ${before}`,
+      );
+    } catch (err) {
+      app.log.error({ err }, "audit retention failed");
+    }
+  };
   const timer = setInterval(prune, HOUR);
   timer.unref();
   app.addHook("onReady", async () => {
@@ -297,21 +305,30 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
     },
     async (request) => {
       const q = request.query;
-      const where: SQL[] = [];
-      if (q.user) where.push(or(eq(auditEvents.username, q.user), eq(auditEvents.subject, q.user))!);
-      if (q.kind) where.push(eq(auditEvents.kind, q.kind));
-      if (q.record) where.push(eq(auditEvents.recordId, q.record));
-      if (q.workspace) where.push(eq(auditEvents.workspaceId, q.workspace));
-      if (q.action) where.push(eq(auditEvents.action, q.action));
-      if (q.from) where.push(gte(auditEvents.at, new Date(q.from)));
-      if (q.to) where.push(lte(auditEvents.at, new Date(q.to)));
-      if (q.cursor) where.push(lt(auditEvents.id, Number(q.cursor)));
-      const rows = await db
-        .select()
-        .from(auditEvents)
-        .where(where.length ? and(...where) : sql`true`)
-        .orderBy(desc(auditEvents.id))
-        .limit(q.limit + 1);
+      // The newest page of each source, on its own index, then merged: audit_events, and the
+      // creates whose event is still on their record's row (see keptCreates).
+      const newest = (source: typeof auditEvents | typeof keptCreates) => {
+        const where: SQL[] = [];
+        if (q.user) where.push(or(eq(source.username, q.user), eq(source.subject, q.user))!);
+        if (q.kind) where.push(eq(source.kind, q.kind));
+        if (q.record) where.push(eq(source.recordId, q.record));
+        if (q.workspace) where.push(eq(source.workspaceId, q.workspace));
+        if (q.action) where.push(eq(source.action, q.action));
+        if (q.from) where.push(gte(source.at, new Date(q.from)));
+        if (q.to) where.push(lte(source.at, new Date(q.to)));
+        if (q.cursor) where.push(lt(source.id, Number(q.cursor)));
+        return db
+          .select()
+          .from(source)
+          .where(where.length ? and(...where) : sql`true`)
+          .orderBy(desc(source.id))
+          .limit(q.limit + 1);
+      };
+      const sources = q.action && q.action !== "create" ? [auditEvents] : [auditEvents, keptCreates];
+      const rows = (await Promise.all(sources.map(newest)))
+        .flat()
+        .sort((a, b) => b.id - a.id)
+        .slice(0, q.limit + 1);
       const page = rows.slice(0, q.limit);
       return {
         items: page.map(({ created, ...r }) => ({

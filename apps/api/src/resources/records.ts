@@ -113,23 +113,19 @@ function preparedStatements(db: Database) {
       .where(eq(records.id, p("id")))
       .prepare("records_by_id"),
     // Creates and their audit events in one statement (see WriteBatch): atomic without
-    // BEGIN/COMMIT, one round trip, the rows given as one JSON array. A create's event keeps the
-    // values as the record's own jsonb (`created`), not as a list of changes built, sent and parsed
-    // again (a third of what the trail cost a create; the list is made when the trail is read). A
-    // create made by nobody (the trail off, the demo data) has no event.
+    // BEGIN/COMMIT, one round trip, the rows given as one JSON array. A create's event is kept on
+    // its record's row (migration 0018: its id in the trail's order, who made it, the title, the
+    // secrets set; the values are the record's own data until a trigger moves the event to
+    // audit_events when the record first changes): one row written instead of two. A create made by
+    // nobody (the trail off, the demo data) has no event.
     insertBatch: db._.session.prepareQuery(
       new PgDialect().sqlToQuery(sql`
-        WITH given AS (
-          SELECT * FROM ROWS FROM (jsonb_to_recordset(${p("rows")}::jsonb) AS (
-            id text, kind text, "workspaceId" text, name text, data jsonb, secrets jsonb,
-            subject text, username text, provider text, title text, "secretsSet" jsonb))
-          WITH ORDINALITY AS g(id, kind, workspace_id, name, data, secrets, subject, username, provider, title, secrets_set, at)
-        ), created AS (
-          INSERT INTO records (id, kind, workspace_id, name, data, secrets, version)
-          SELECT id, kind, workspace_id, name, data, secrets, 1 FROM given ORDER BY at)
-        INSERT INTO audit_events (subject, username, provider, action, kind, record_id, title, workspace_id, created, changes)
-        SELECT subject, username, provider, 'create', kind, id, title, workspace_id, data, secrets_set
-          FROM given WHERE subject IS NOT NULL ORDER BY at`),
+        INSERT INTO records (id, kind, workspace_id, name, data, secrets, version, created_event, created_by)
+        SELECT id, kind, "workspaceId", name, data, secrets, 1,
+               CASE WHEN event IS NOT NULL THEN nextval('audit_events_id_seq') END, event
+          FROM ROWS FROM (jsonb_to_recordset(${p("rows")}::jsonb) AS (
+            id text, kind text, "workspaceId" text, name text, data jsonb, secrets jsonb, event jsonb))
+          WITH ORDINALITY AS g ORDER BY g.ordinality`),
       undefined,
       "records_insert_batch",
       false,
@@ -365,11 +361,15 @@ export class Records {
           data: row.data,
           secrets: row.secrets,
           // Who, and nothing else of the session (its permissions, its token's hash).
-          subject: by?.subject,
-          username: by?.username,
-          provider: by?.provider,
-          title: event?.title,
-          secretsSet: event?.changes,
+          event: by
+            ? {
+                subject: by.subject,
+                username: by.username,
+                provider: by.provider,
+                title: event!.title,
+                changes: event!.changes,
+              }
+            : null,
         });
       else {
         await db.insert(records).values(row);

@@ -7,6 +7,7 @@ import {
   json,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -31,6 +32,9 @@ export const records = pgTable(
     version: integer("version").notNull().default(1),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // created_event and created_by (migration 0018), a create's audit event kept on its row, are
+    // written by the create's statement and read only through keptCreates: not declared here, so
+    // that reading a record does not fetch them.
   },
   (t) => [index("records_list").on(t.kind, t.workspaceId, sql`lower(${t.name})`, t.id)],
 );
@@ -129,30 +133,39 @@ export const dataModelVersions = pgTable(
 /**
  * The audit trail (migration 0014): one row for each change made through the API, written in the
  * change's own transaction; append-only (only the retention removes the oldest). `changes` lists
- * the fields changed with their old and new values; a secret shows only that it changed.
+ * the fields changed with their old and new values; a secret shows only that it changed. Read it
+ * with keptCreates, the creates whose event is still on their record's row.
  */
-export const auditEvents = pgTable(
-  "audit_events",
-  {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
-    subject: text("subject").notNull(),
-    username: text("username").notNull(),
-    provider: text("provider").notNull(),
-    action: text("action").notNull(),
-    kind: text("kind").notNull().default(""),
-    recordId: text("record_id").notNull().default(""),
-    title: text("title").notNull().default(""),
-    workspaceId: text("workspace_id").notNull().default(""),
-    /** success, failure (a synchronisation the peer refused) or refused (no permission). */
-    outcome: text("outcome").notNull().default("success"),
-    changes: jsonb("changes").$type<AuditChange[]>(),
-    /** A create's values as the record was given them (its changes are listed from them when read). */
-    created: jsonb("created").$type<Record<string, unknown>>(),
-    detail: jsonb("detail").$type<Record<string, unknown>>(),
-  },
-  (t) => [index("audit_events_record").using("hash", t.recordId)],
-);
+const auditColumns = () => ({
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  subject: text("subject").notNull(),
+  username: text("username").notNull(),
+  provider: text("provider").notNull(),
+  action: text("action").notNull(),
+  kind: text("kind").notNull().default(""),
+  recordId: text("record_id").notNull().default(""),
+  title: text("title").notNull().default(""),
+  workspaceId: text("workspace_id").notNull().default(""),
+  /** success, failure (a synchronisation the peer refused) or refused (no permission). */
+  outcome: text("outcome").notNull().default("success"),
+  changes: jsonb("changes").$type<AuditChange[]>(),
+  /** A create's values as the record was given them (its changes are listed from them when read). */
+  created: jsonb("created").$type<Record<string, unknown>>(),
+  detail: jsonb("detail").$type<Record<string, unknown>>(),
+});
+
+export const auditEvents = pgTable("audit_events", auditColumns(), (t) => [
+  index("audit_events_record").using("hash", t.recordId),
+]);
+
+/**
+ * The events of the creates whose record has not changed since (migration 0018): the record's row
+ * keeps its create's event (`records.created_event`, `created_by`) until a trigger moves it to
+ * audit_events in the transaction that first changes or deletes the record. The trail is
+ * audit_events and these (the view audit_trail, for SQL readers).
+ */
+export const keptCreates = pgView("audit_kept_creates", auditColumns()).existing();
 
 /** A field an update changed; a secret field carries `secret: true` and never a value. */
 export interface AuditChange {
