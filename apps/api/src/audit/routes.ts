@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Config } from "../config.ts";
 import { problemSchema } from "../problems.ts";
@@ -305,8 +306,9 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
     },
     async (request) => {
       const q = request.query;
-      // The newest page of each source, on its own index, then merged: audit_events, and the
-      // creates whose event is still on their record's row (see keptCreates).
+      // The newest page of each source, on its own index, merged in one statement (one snapshot: a
+      // create's event that moves from its row to audit_events meanwhile shows once): audit_events,
+      // and the creates whose event is still on their record's row (see keptCreates).
       const newest = (source: typeof auditEvents | typeof keptCreates) => {
         const where: SQL[] = [];
         if (q.user) where.push(or(eq(source.username, q.user), eq(source.subject, q.user))!);
@@ -324,11 +326,12 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
           .orderBy(desc(source.id))
           .limit(q.limit + 1);
       };
-      const sources = q.action && q.action !== "create" ? [auditEvents] : [auditEvents, keptCreates];
-      const rows = (await Promise.all(sources.map(newest)))
-        .flat()
-        .sort((a, b) => b.id - a.id)
-        .slice(0, q.limit + 1);
+      const rows =
+        q.action && q.action !== "create"
+          ? await newest(auditEvents)
+          : await unionAll(newest(auditEvents), newest(keptCreates))
+              .orderBy(desc(sql`id`))
+              .limit(q.limit + 1);
       const page = rows.slice(0, q.limit);
       return {
         items: page.map(({ created, ...r }) => ({
