@@ -1,5 +1,5 @@
-import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../src/api.ts";
 import { ErrorAlert } from "../src/errors/ErrorAlert.tsx";
 import i18n from "../src/i18n/index.ts";
@@ -26,6 +26,17 @@ describe("error alert", () => {
     expect(screen.getByText(long, { selector: "p" })).toBeInTheDocument();
     // The tree (loaded lazily) shows the strings whole, not cut after 30 characters.
     expect(await screen.findByText(`"${nested}"`, { exact: false })).toBeInTheDocument();
+  });
+
+  it("folds the answer of a failed read under its sentence, and offers to try again", async () => {
+    const retry = vi.fn();
+    const detail = "The context broker Far away could not be reached (getaddrinfo ENOTFOUND far.example).";
+    render(<ErrorAlert error={new ApiError(502, { title: "Bad gateway", detail })} folded onRetry={retry} />);
+    expect(screen.getByText(detail, { selector: "p" })).toBeVisible();
+    const answer = screen.getByText("The server's answer").closest("details")!;
+    expect(answer).not.toHaveAttribute("open");
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect(retry).toHaveBeenCalledOnce();
   });
 
   it("counts the items of the tree in French", async () => {

@@ -128,7 +128,9 @@ export function RegistrationsPanel({ broker }: { broker: Item }) {
   else if (registrations.error instanceof ApiError && registrations.error.status === 404 && query)
     // A tenant nobody wrote to yet: nothing registered in it.
     body = <Alert variant="info">{t("registrations.noTenant", { tenant: query.tenant })}</Alert>;
-  else if (registrations.isError) body = <ErrorAlert error={registrations.error} />;
+  else if (registrations.isError)
+    // The broker down is said in a sentence (the Connection panel above tells it too): the answer folded.
+    body = <ErrorAlert error={registrations.error} folded onRetry={() => void registrations.refetch()} />;
   else if (registrations.data.length === 0) body = <Alert variant="info">{t("registrations.none")}</Alert>;
   else
     body = (

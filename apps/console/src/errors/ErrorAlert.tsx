@@ -1,4 +1,4 @@
-import { Alert } from "react-bootstrap";
+import { Alert, Button } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api.ts";
 import { Blockers, type Blocker } from "./Blockers.tsx";
@@ -7,9 +7,20 @@ import { JsonTree } from "./JsonTree.tsx";
 /**
  * The spec's error alert: heading, the error title if any, then the reason as a sentence (the
  * problem's detail, or what the user can do about the status), then the details as a JSON tree
- * expanded to depth 10.
+ * expanded to depth 10. A read that failed (a peer that is down) may fold the tree and offer to
+ * try again: the sentence says it all, and the panel stays as small as its content.
  */
-export function ErrorAlert({ error, className }: { error: unknown; className?: string }) {
+export function ErrorAlert({
+  error,
+  className,
+  folded,
+  onRetry,
+}: {
+  error: unknown;
+  className?: string;
+  folded?: boolean;
+  onRetry?: () => void;
+}) {
   const { t } = useTranslation();
   if (!error) return null;
   const body = error instanceof ApiError ? error.body : { detail: (error as Error).message ?? String(error) };
@@ -22,21 +33,25 @@ export function ErrorAlert({ error, className }: { error: unknown; className?: s
         {t("errors.apiReturned")}
       </Alert.Heading>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
-      {blockers.length > 0 ? (
-        <>
-          {/* The records a refused change waits for are the point: a sentence and their links, the answer folded. */}
-          <p className="mb-2">{body.code === "record.inUse" ? t("errors.blockedBy") : reason}</p>
-          <Blockers blockers={blockers} />
-          <details>
-            <summary className="small">{t("errors.answer")}</summary>
-            <JsonTree value={body as object} />
-          </details>
-        </>
+      {/* The records a refused change waits for are the point: a sentence and their links, the answer folded. */}
+      {blockers.length > 0 && body.code === "record.inUse" ? (
+        <p className="mb-2">{t("errors.blockedBy")}</p>
       ) : (
-        <>
-          {reason && <p className="mb-2">{reason}</p>}
+        reason && <p className="mb-2">{reason}</p>
+      )}
+      {blockers.length > 0 && <Blockers blockers={blockers} />}
+      {blockers.length > 0 || folded ? (
+        <details>
+          <summary className="small">{t("errors.answer")}</summary>
           <JsonTree value={body as object} />
-        </>
+        </details>
+      ) : (
+        <JsonTree value={body as object} />
+      )}
+      {onRetry && (
+        <Button variant="outline-danger" size="sm" className="mt-2" onClick={onRetry}>
+          {t("errors.tryAgain")}
+        </Button>
       )}
     </Alert>
   );
