@@ -100,6 +100,14 @@ const payload = (i: number) => ({
   implementationName: "orion-ld",
   implementationVersion: "1.5.1",
 });
+/** The row the direct path inserts for broker i. */
+const brokerRow = (i: number, name = brokerName(i)) => ({
+  id: newId(contextBrokers),
+  kind: contextBrokers.kind,
+  name,
+  data: payload(i),
+  secrets: {},
+});
 
 /**
  * One driver: two fresh databases, one behind the real app, one for direct Drizzle inserts. The API
@@ -127,13 +135,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
 
     console.error(`[${name}] ${N} API creates and ${N} direct inserts, alternating by ${CHUNK}...`);
     const ids = new Array<string>(N);
-    const rows = Array.from({ length: N }, (_, i) => ({
-      id: newId(contextBrokers),
-      kind: contextBrokers.kind,
-      name: brokerName(i),
-      data: payload(i),
-      secrets: {},
-    }));
+    const rows = Array.from({ length: N }, (_, i) => brokerRow(i));
     const create = new Sample();
     const trailOn = new Sample();
     const trailOff = new Sample();
@@ -281,14 +283,7 @@ async function warmUp(api: RunningApi, pair: TrailPair, db: Database): Promise<F
         await paired.post("/api/context-brokers", 201, { ...payload(i), name: name(i) });
       });
   await warm.run(0, WARM_UP, CONCURRENCY, async (i) => {
-    const row = {
-      id: newId(contextBrokers),
-      kind: contextBrokers.kind,
-      name: name(i),
-      data: payload(i),
-      secrets: {},
-    };
-    await db.insert(records).values(row);
+    await db.insert(records).values(brokerRow(i, name(i)));
   });
   await db.execute(sql`TRUNCATE records`);
   return cold.figures();

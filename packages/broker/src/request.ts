@@ -110,10 +110,10 @@ export async function bodyContext(
   return fallback;
 }
 
-/** Sends a JSON body as application/json with a context Link header, or as application/ld+json with "@context". */
 /** An id (a URI) as one segment of a Location path: percent-encoded, its colons kept readable. */
 export const pathSegment = (id: string) => encodeURIComponent(id).replaceAll("%3A", ":");
 
+/** Sends a JSON body as application/json with a context Link header, or as application/ld+json with "@context". */
 export function sendJson(
   reply: FastifyReply,
   ngsi: NgsiRequest,

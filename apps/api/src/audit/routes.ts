@@ -326,12 +326,11 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
           .orderBy(desc(source.id))
           .limit(q.limit + 1);
       };
-      const rows =
-        q.action && q.action !== "create"
-          ? await newest(auditEvents)
-          : await unionAll(newest(auditEvents), newest(keptCreates))
-              .orderBy(desc(sql`id`))
-              .limit(q.limit + 1);
+      // (Asked for another action than a create, the second is empty: its constant action is
+      // compared before any row is read.)
+      const rows = await unionAll(newest(auditEvents), newest(keptCreates))
+        .orderBy(desc(sql`id`))
+        .limit(q.limit + 1);
       const page = rows.slice(0, q.limit);
       return {
         items: page.map(({ created, ...r }) => ({

@@ -435,12 +435,11 @@ const migrations: Array<{ name: string; sql: string }> = [
         IF TG_OP = 'UPDATE' AND NEW.created_event IS NULL THEN
           RETURN NEW;
         END IF;
+        -- The event as audit_kept_creates reads it (the row is not changed yet).
         INSERT INTO audit_events (id, at, subject, username, provider, action, kind, record_id, title,
-                                  workspace_id, created, changes)
+                                  workspace_id, outcome, changes, created, detail)
           OVERRIDING SYSTEM VALUE
-          VALUES (OLD.created_event, OLD.created_at, OLD.created_by->>'subject', OLD.created_by->>'username',
-                  OLD.created_by->>'provider', 'create', OLD.kind, OLD.id, OLD.created_by->>'title',
-                  OLD.workspace_id, OLD.data, nullif(OLD.created_by->'changes', 'null'));
+          SELECT * FROM audit_kept_creates WHERE record_id = OLD.id;
         IF TG_OP = 'DELETE' THEN
           RETURN OLD;
         END IF;
