@@ -24,11 +24,6 @@ import { ngsiRequest, pathSegment, sendJson } from "./request.ts";
 import { parseSubscription, renderSubscription, type StoredSubscription } from "./subscription-model.ts";
 import { parseTypeQuery } from "./type-query.ts";
 
-/**
- * Context source registrations (ETSI GS CIM 009 v1.8, 5.9 and 5.10; HTTP binding 6.8, 6.9) and
- * registration subscriptions (5.11; 6.10-6.11 under /csourceSubscriptions).
- */
-
 /** rel="prev"/"next" Link headers with the same query and a moved offset (as for entities). */
 function pageLinks(request: FastifyRequest, page: Page, more: boolean): string[] {
   const url = new URL(request.url, "http://broker.invalid");
@@ -84,6 +79,10 @@ function temporalFilter(query: Query): ((r: StoredRegistration) => boolean) | un
   };
 }
 
+/**
+ * Context source registrations (ETSI GS CIM 009 v1.8, 5.9 and 5.10; HTTP binding 6.8, 6.9) and
+ * registration subscriptions (5.11; 6.10-6.11 under /csourceSubscriptions).
+ */
 export function registerRegistrationRoutes(
   app: FastifyInstance,
   broker: Broker,
