@@ -41,6 +41,8 @@ import { registerSiop2Routes } from "./trust/siop2-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerLiveRoutes } from "./live/routes.ts";
 import { registerHealthRoutes } from "./health/routes.ts";
+import { registerDataAccess } from "./pep/data-access.ts";
+import { BROKER_PREFIX } from "./pep/enforce.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
@@ -56,6 +58,8 @@ export interface App {
   app: FastifyInstance;
   /** Every /api route with its access level, as registered (the access tests walk it). */
   routes: RouteEntry[];
+  /** Every route of the embedded broker (method and pattern): the enforcement tests walk them. */
+  brokerRoutes: { method: string; url: string }[];
   records: Records;
   sessions: Sessions;
 }
@@ -97,7 +101,10 @@ export async function buildApp(
     // The OpenAPI description and its browsable page are public documentation.
     if (route.url.startsWith("/api/docs")) route.config = { ...(route.config as object), access: "public" };
   });
+  const brokerRoutes: App["brokerRoutes"] = [];
   app.addHook("onRoute", (route) => {
+    if (route.url.startsWith(`${BROKER_PREFIX}/`))
+      for (const method of [route.method].flat()) brokerRoutes.push({ method, url: route.url });
     if (!route.url.startsWith("/api")) return;
     for (const method of [route.method].flat()) {
       if (method !== "HEAD")
@@ -110,7 +117,8 @@ export async function buildApp(
   const { db } = storage;
   const policy = loadPolicy(config.permissionsFile);
   const kinds: readonly KindDefinition[] = allKinds;
-  const cipher = createCipher(loadKey(config.encryptionKey, config.dataDir));
+  const key = loadKey(config.encryptionKey, config.dataDir);
+  const cipher = createCipher(key);
   const records = new Records(db, cipher, kinds, storage.driver === "postgresql" ? 2 : 1);
   const provider: IdentityProvider =
     config.authProvider === "keyrock"
@@ -135,6 +143,8 @@ export async function buildApp(
   registerGuard(app, sessions);
   registerHostileInputCheck(app);
   registerAudit(app, records, config);
+  // Before the routes: the PEP's tenants are read again after a write to a route that changes them.
+  registerDataAccess(app, records, config, key, sessions);
 
   registerAuthRoutes(app, { config, db, sessions, provider, policy, signInProblem });
 
@@ -169,10 +179,9 @@ export async function buildApp(
   registerHealthRoutes(app, records, db, config);
   await registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
-  // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
-  // does not apply to them: the broker's own access control is a later decision (issue 5).
-  await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
+  // The embedded NGSI-LD broker, behind its own policy enforcement point (src/pep).
+  await app.register(ngsiLdBroker, { prefix: BROKER_PREFIX, db });
   await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
-  return { app, routes, records, sessions };
+  return { app, routes, brokerRoutes, records, sessions };
 }

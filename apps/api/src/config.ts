@@ -50,6 +50,14 @@ export interface Config {
    * (HEALTH_CHECK_INTERVAL_SECONDS, 0 = only on demand) and how long one check waits (HEALTH_CHECK_TIMEOUT_SECONDS).
    */
   health: { intervalSeconds: number; timeoutSeconds: number };
+  /**
+   * Who may call the embedded broker (/ngsi-ld/v1): `enforce` (default) decides every request in the
+   * policy enforcement point (src/pep); `open` answers anyone, for a local tutorial, and only when
+   * the process listens on a loopback address (BROKER_AUTH).
+   */
+  brokerAuth: "enforce" | "open";
+  /** How long a data-space consumer's decision (holder, role, target) is reused (PEP_DECISION_CACHE_SECONDS, 30). */
+  pepDecisionCacheSeconds: number;
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -105,6 +113,20 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** BROKER_AUTH: `open` only on a loopback address, where no other machine reaches the broker. */
+function brokerAuth(value: string | undefined, host: string): Config["brokerAuth"] {
+  const mode = (value || "enforce").toLowerCase();
+  if (mode !== "enforce" && mode !== "open")
+    throw new Error(`BROKER_AUTH must be enforce or open (got "${value}")`);
+  if (mode === "open" && !loopbackHosts.has(host) && !/^127\./.test(host))
+    throw new Error(
+      `BROKER_AUTH=open answers anyone who reaches the broker: it needs HOST on a loopback address (127.0.0.1, ::1), not "${host}"`,
+    );
+  return mode;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? "127.0.0.1";
@@ -157,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       intervalSeconds: seconds(env, "HEALTH_CHECK_INTERVAL_SECONDS", 60, 0),
       timeoutSeconds: seconds(env, "HEALTH_CHECK_TIMEOUT_SECONDS", 10, 0.1),
     },
+    brokerAuth: brokerAuth(env.BROKER_AUTH, host),
+    pepDecisionCacheSeconds: seconds(env, "PEP_DECISION_CACHE_SECONDS", 30, 0),
     googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
       ? {
           keyFile: resolve(baseDir, env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE),

@@ -11,6 +11,8 @@ const fixed = {
   workspace: "/workspace/:workspaceId",
   // Administration → Activity: the audit trail.
   activity: "/activity",
+  // Administration → Data access: the embedded broker's access decisions.
+  dataAccess: "/data-access",
   // Administration → Status: the health of every registered component.
   status: "/status",
   "tools.authorizationRegistries.home": "/tools/authorization-registries",

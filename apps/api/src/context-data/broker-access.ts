@@ -11,6 +11,7 @@ import { fetchWithin } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
+import { ownBrokerBearer } from "../pep/internal.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
 
@@ -118,7 +119,8 @@ export async function workspaceBroker(
     tenant,
     customHeaders: broker.data.customHeaders as Record<string, string> | undefined,
     context: options.context,
-    bearer,
+    // The embedded broker of this process is reached with the API's own credential (src/pep).
+    bearer: ownBrokerBearer(address(broker.data)) ?? bearer,
     pageSize: Number(broker.data.paginationMaxLimit) || undefined,
     ...(options.gatewayAuthorization
       ? { extraHeaders: { "Gateway-Authorization": options.gatewayAuthorization } }

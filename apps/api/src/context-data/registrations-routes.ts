@@ -6,6 +6,7 @@ import { NgsiLdClient } from "@orrery/ngsi-ld";
 import { notFound } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { address, viaBroker } from "./broker-access.ts";
+import { ownBrokerBearer } from "../pep/internal.ts";
 import { withoutEmpty } from "./subscriptions-routes.ts";
 
 const brokerParams = z.object({ id: z.string() });
@@ -71,6 +72,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       label: String(d.name),
       tenant: d.multiTenancyEnabled === true ? tenantName : undefined,
       customHeaders: d.customHeaders as Record<string, string> | undefined,
+      bearer: ownBrokerBearer(address(d)),
       pageSize: Number(d.paginationMaxLimit) || undefined,
     });
   };

@@ -1,8 +1,7 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
 import { parse } from "yaml";
 import { BodyTooLarge, fetchWithin } from "../peers.ts";
 import { problem } from "../problems.ts";
+import { hostReach } from "../private-networks.ts";
 
 /** A property offered for import, already in Orrery's terms. */
 export interface Candidate {
@@ -78,26 +77,6 @@ export function parseModel(text: string): {
   };
 }
 
-const privateNetworks = new BlockList();
-for (const [net, prefix] of [
-  ["127.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["172.16.0.0", 12],
-  ["192.168.0.0", 16],
-  ["169.254.0.0", 16],
-  ["0.0.0.0", 8],
-  ["100.64.0.0", 10],
-] as const) {
-  privateNetworks.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["::", 128],
-] as const)
-  privateNetworks.addSubnet(net, prefix, "ipv6");
-
 /**
  * Fetches a model for the browser, which cannot fetch arbitrary hosts reliably: http(s) only, no
  * redirects, a timeout and a size limit, and no address on a private network unless allowed
@@ -116,13 +95,9 @@ export async function fetchModel(
   if (target.protocol !== "http:" && target.protocol !== "https:") throw problem(400, "fetch.scheme");
   if (!options.allowPrivate) {
     const host = target.hostname.replace(/^\[|\]$/g, "");
-    const { address, family } = isIP(host)
-      ? { address: host, family: isIP(host) }
-      : await lookup(host).catch(() => ({ address: "", family: 4 }));
-    if (!address) throw problem(502, "fetch.unresolved", { host });
-    if (privateNetworks.check(address, family === 6 ? "ipv6" : "ipv4")) {
-      throw problem(400, "fetch.private", { host });
-    }
+    const reach = await hostReach(host);
+    if (reach === "unresolved") throw problem(502, "fetch.unresolved", { host });
+    if (reach === "private") throw problem(400, "fetch.private", { host });
   }
   const max = options.maxBytes ?? 2 * 1024 * 1024;
   let response: Response;

@@ -16,6 +16,7 @@ import type { Config } from "../config.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { settings } from "../storage/schema.ts";
+import { ownBrokerBearer } from "../pep/internal.ts";
 import { DEV_DIRECTORY } from "./demo-data.ts";
 
 const MARK = "demo-context-data-loaded";
@@ -197,6 +198,7 @@ export async function loadDemoContextData(
     const client = new NgsiLdClient({
       baseUrl: config.publicUrl,
       implementationName: "orrery",
+      bearer: ownBrokerBearer(config.publicUrl),
       tenant: demo.tenant,
       label: String(broker.name),
     });

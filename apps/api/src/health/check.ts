@@ -11,6 +11,7 @@ import {
 } from "@orrery/model";
 import { address } from "../context-data/broker-access.ts";
 import { fetchWithin } from "../peers.ts";
+import { ownBrokerBearer } from "../pep/internal.ts";
 import type { Message } from "../messages/say.ts";
 import { notFound, Problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
@@ -101,7 +102,12 @@ async function firstAlive(attempts: Attempt[], timeoutMs: number): Promise<Probe
 }
 
 async function checkBroker(d: Data, timeoutMs: number): Promise<CheckResult> {
-  const headers = (d.customHeaders as Record<string, string> | undefined) ?? {};
+  const own = ownBrokerBearer(base(d));
+  const headers = {
+    ...((d.customHeaders as Record<string, string> | undefined) ?? {}),
+    // This process's embedded broker: with the API's credential, so that its checks are not refusals.
+    ...(own ? { authorization: `Bearer ${own}` } : {}),
+  };
   const outcome = await probe(
     { url: `${base(d)}/ngsi-ld/v1/types`, init: { headers }, authorizationMeansUp: true },
     timeoutMs,

@@ -23,6 +23,30 @@ export const en = {
   "title.invalid": "The submitted data is invalid",
 
   "server.failed": "The server failed; the error is in its log.",
+  // The embedded broker's policy enforcement point (src/pep): why a request was refused.
+  "pep.defaultTenant": "the default tenant",
+  "pep.noToken":
+    "This request needs a credential: send Authorization: Bearer <token> (an Orrery token, a broker client's key or a data-space consumer's token).",
+  "pep.badCredential":
+    "The credential cannot be read: send one token, as Authorization: Bearer <token> or X-Auth-Token: <token>.",
+  "pep.unknownToken": "The token is unknown or has expired.",
+  "pep.expired": "The token has expired.",
+  "pep.forbidden": "You may not read the data of {tenant}: no workspace you may read uses it.",
+  "pep.readOnly": "You may read the data of {tenant}, not change it.",
+  "pep.noWorkspace": "No workspace uses {tenant} of this broker: only an administrator reaches it.",
+  "pep.clientScope": "This broker client may not reach {tenant}.",
+  "pep.clientReadOnly": "This broker client may read {tenant}, not change it.",
+  "pep.privateEndpoint":
+    "{endpoint} is on a private network (or its name does not resolve): only an administrator may make the broker call it.",
+  "pep.noRole": "None of your roles allows this request.",
+  "pep.registryDeny": "The authorization registry denies this request.",
+  "pep.registryUnreachable": "The authorization registry cannot be asked: the request is refused.",
+  "pep.policyDeny": "The data space's policies do not allow this request.",
+  "pep.badSignature": "The token's signature cannot be verified.",
+  "pep.untrustedChain": "The token's certificate chain is not trusted.",
+  "pep.permit": "Allowed.",
+  "pep.admin": "Allowed: an administrator.",
+
   "request.badUrl": "The request target is not a valid URL: its percent-encoding is broken.",
   "request.noRoute": "No route {method} {path}",
   "request.hostile": "The request cannot be accepted: {where}{at} {flaw}.",

@@ -20,6 +20,32 @@ export const fr: Record<MessageCode, string> = {
   "title.invalid": "Les données envoyées ne sont pas valides",
 
   "server.failed": "Le serveur a échoué ; l’erreur figure dans son journal.",
+  // Le point d’application des politiques du broker intégré (src/pep)
+  "pep.defaultTenant": "le tenant par défaut",
+  "pep.noToken":
+    "Cette requête demande un justificatif : envoyez Authorization: Bearer <jeton> (un jeton Orrery, la clé d’un client du broker ou le jeton d’un consommateur de l’espace de données).",
+  "pep.badCredential":
+    "Le justificatif est illisible : envoyez un seul jeton, en Authorization: Bearer <jeton> ou X-Auth-Token: <jeton>.",
+  "pep.unknownToken": "Le jeton est inconnu ou a expiré.",
+  "pep.expired": "Le jeton a expiré.",
+  "pep.forbidden":
+    "Vous ne pouvez pas lire les données de {tenant} : aucun espace de travail que vous pouvez lire ne l’utilise.",
+  "pep.readOnly": "Vous pouvez lire les données de {tenant}, pas les modifier.",
+  "pep.noWorkspace":
+    "Aucun espace de travail n’utilise {tenant} de ce broker : seul un administrateur y accède.",
+  "pep.clientScope": "Ce client du broker ne peut pas accéder à {tenant}.",
+  "pep.clientReadOnly": "Ce client du broker peut lire {tenant}, pas le modifier.",
+  "pep.privateEndpoint":
+    "{endpoint} est sur un réseau privé (ou son nom ne se résout pas) : seul un administrateur peut faire appeler cette adresse par le broker.",
+  "pep.noRole": "Aucun de vos rôles n’autorise cette requête.",
+  "pep.registryDeny": "Le registre d’autorisations refuse cette requête.",
+  "pep.registryUnreachable": "Le registre d’autorisations ne répond pas : la requête est refusée.",
+  "pep.policyDeny": "Les politiques de l’espace de données n’autorisent pas cette requête.",
+  "pep.badSignature": "La signature du jeton ne peut pas être vérifiée.",
+  "pep.untrustedChain": "La chaîne de certificats du jeton n’est pas de confiance.",
+  "pep.permit": "Autorisé.",
+  "pep.admin": "Autorisé : un administrateur.",
+
   "request.badUrl": "L’adresse demandée n’est pas une URL valide : son encodage en pourcentage est erroné.",
   "request.noRoute": "Aucune route {method} {path}",
   "request.hostile": "La requête ne peut pas être acceptée : {where}{at} {flaw}.",

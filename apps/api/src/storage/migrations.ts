@@ -463,6 +463,37 @@ const migrations: Array<{ name: string; sql: string }> = [
         SELECT * FROM audit_kept_creates
     `,
   },
+  {
+    // The decisions of the embedded broker's policy enforcement point (apps/api/src/pep): who was let
+    // read or write which data, or refused and why. Identical decisions of one second are one row with
+    // a count, so a client repeating a call (or a flood of refusals) costs one row, not one a request.
+    // The Data access page pages it newest first (primary key) and filters by tenant; the retention
+    // deletes by time.
+    name: "0020_data_access_decisions",
+    sql: `
+      CREATE TABLE data_access_decisions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at timestamptz NOT NULL,
+        last_at timestamptz NOT NULL,
+        count integer NOT NULL DEFAULT 1,
+        holder text NOT NULL,
+        holder_kind text NOT NULL,
+        party text NOT NULL DEFAULT '',
+        client_id text NOT NULL DEFAULT '',
+        roles jsonb,
+        method text NOT NULL,
+        tenant text NOT NULL,
+        entity_type text NOT NULL DEFAULT '',
+        entity_id text NOT NULL DEFAULT '',
+        path text NOT NULL,
+        permit boolean NOT NULL,
+        reason text NOT NULL,
+        detail text NOT NULL DEFAULT ''
+      );
+      CREATE INDEX data_access_decisions_at ON data_access_decisions (at);
+      CREATE INDEX data_access_decisions_tenant ON data_access_decisions (tenant, id)
+    `,
+  },
 ];
 
 /** A migration's statements: split at each `;`, except inside a $$-quoted function body. */

@@ -174,3 +174,28 @@ export interface AuditChange {
   after?: unknown;
   secret?: true;
 }
+
+/**
+ * The decisions of the embedded broker's policy enforcement point (migration 0020): identical ones
+ * of one second share a row and its count. `holder` names who asked (a user, a broker client, a
+ * consumer party, or "" without a credential); never a token.
+ */
+export const dataAccessDecisions = pgTable("data_access_decisions", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  at: timestamp("at", { withTimezone: true }).notNull(),
+  lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  count: integer("count").notNull().default(1),
+  holder: text("holder").notNull(),
+  holderKind: text("holder_kind").notNull(),
+  party: text("party").notNull().default(""),
+  clientId: text("client_id").notNull().default(""),
+  roles: jsonb("roles").$type<string[]>(),
+  method: text("method").notNull(),
+  tenant: text("tenant").notNull(),
+  entityType: text("entity_type").notNull().default(""),
+  entityId: text("entity_id").notNull().default(""),
+  path: text("path").notNull(),
+  permit: boolean("permit").notNull(),
+  reason: text("reason").notNull(),
+  detail: text("detail").notNull().default(""),
+});

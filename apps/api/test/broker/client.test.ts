@@ -15,10 +15,15 @@ import { ERR, uid } from "./ngsi.ts";
 // "no NGSI-LD operation" (packages/broker/src/broker.ts).
 const t: TestApp = await startTestApp();
 const base = await t.app.listen({ port: 0, host: "127.0.0.1" });
-const subscriptionsAvailable = (await fetch(`${base}/ngsi-ld/v1/subscriptions`)).ok;
+// The broker's policy enforcement point lets an administrator's Orrery token reach every tenant.
+const bearer = await t.tokenFor("admin");
+const authorization = { authorization: `Bearer ${bearer}` };
+const subscriptionsAvailable = (await fetch(`${base}/ngsi-ld/v1/subscriptions`, { headers: authorization }))
+  .ok;
 const temporalAvailable = (
   await fetch(
     `${base}/ngsi-ld/v1/temporal/entities?type=Probe&timerel=before&timeAt=${new Date().toISOString()}`,
+    { headers: authorization },
   )
 ).ok;
 afterAll(() => t?.close());
@@ -29,7 +34,7 @@ const clientOf = (extra: Partial<ClientOptions> = {}) =>
     implementationName: "orrery",
     label: "Embedded broker",
     customHeaders: { "X-Workspace": "w1" },
-    bearer: "unused-by-the-embedded-broker",
+    bearer,
     extraHeaders: { "Gateway-Authorization": "Bearer siop2" },
     timeoutMs: 10_000,
     ...extra,

@@ -13,7 +13,12 @@ export const linkHeader = (url: string) =>
   `<${url}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
 export const ERR = (t: string) => `https://uri.etsi.org/ngsi-ld/errors/${t}`;
 
-export function ngsi(t: TestApp) {
+/**
+ * Calls as the holder of `token`, by default an administrator's Orrery token (the broker's policy
+ * enforcement point lets an administrator reach every tenant), unless the call sends its own credential.
+ */
+export function ngsi(t: TestApp, token?: string) {
+  let bearer: Promise<string> | undefined;
   return async (
     method: string,
     path: string,
@@ -21,10 +26,23 @@ export function ngsi(t: TestApp) {
     headers: Record<string, string> = {},
   ): Promise<NgsiResponse> => {
     const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    // A broker plugin alone (startPluginBroker) has no enforcement point and no tokens.
+    const own =
+      !t.tokenFor ||
+      Object.keys(headers).some((h) => ["authorization", "x-auth-token"].includes(h.toLowerCase()));
+    const credential = own
+      ? {}
+      : {
+          authorization: `Bearer ${await (bearer ??= token ? Promise.resolve(token) : t.tokenFor("admin"))}`,
+        };
     const res = await t.app.inject({
       method: method as "GET",
       url: `/ngsi-ld/v1${path}`,
-      headers: { ...(payload !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+      headers: {
+        ...(payload !== undefined ? { "content-type": "application/json" } : {}),
+        ...credential,
+        ...headers,
+      },
       ...(payload !== undefined ? { payload } : {}),
     });
     let parsed: any;

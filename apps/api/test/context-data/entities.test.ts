@@ -24,7 +24,7 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     expect((await ctx.api("GET", path)).body.id).toBe(id);
     expect((await ctx.api("PUT", `${path}/attrs/floors`, { type: "Property", value: 4 })).status).toBe(200);
     const direct = await fetch(`${ctx.base}/ngsi-ld/v1/entities/${encodeURIComponent(id)}`, {
-      headers: { "NGSILD-Tenant": String(ctx.workspace.contextBrokerTenant) },
+      headers: { "NGSILD-Tenant": String(ctx.workspace.contextBrokerTenant), ...ctx.brokerAuth },
     });
     expect(direct.status).toBe(200);
     expect((await ctx.api("DELETE", path)).status).toBe(204);
@@ -136,7 +136,7 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     // Written straight to the broker, as another client would: no name on two of them.
     const batch = await fetch(`${ctx.base}/ngsi-ld/v1/entityOperations/create`, {
       method: "POST",
-      headers: { "NGSILD-Tenant": tenant, "content-type": "application/json" },
+      headers: { "NGSILD-Tenant": tenant, "content-type": "application/json", ...ctx.brokerAuth },
       body: JSON.stringify(made),
     });
     expect(batch.status).toBe(201);
@@ -161,7 +161,12 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     const search = await ctx.api("GET", `${own.path}/entities?type=Building&order=name&search=Z1`);
     expect(ids(search.body)).toEqual(["z1"]);
     // Past the limit of a sort, the broker's order, every entity still listed.
-    const client = new NgsiLdClient({ baseUrl: ctx.base, implementationName: "embedded", tenant });
+    const client = new NgsiLdClient({
+      baseUrl: ctx.base,
+      implementationName: "embedded",
+      tenant,
+      bearer: ctx.brokerAuth.authorization.slice("Bearer ".length),
+    });
     const large = await pageByName(client, { type: "Building" }, { limit: 10, offset: 0 }, 5);
     expect(large.order).toBe("broker");
     expect(large.count).toBe(6);
@@ -219,6 +224,7 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     const appended = await fetch(`${ctx.base}/ngsi-ld/v1/entities/${encodeURIComponent(id)}/attrs`, {
       method: "POST",
       headers: {
+        ...ctx.brokerAuth,
         "content-type": "application/json",
         "ngsild-tenant": String(ctx.workspace.contextBrokerTenant),
       },

@@ -183,6 +183,7 @@ describe(`entity import and export through the API (${driver})`, () => {
     const written = await fetch(`${ctx.base}/ngsi-ld/v1/entities`, {
       method: "POST",
       headers: {
+        ...ctx.brokerAuth,
         "NGSILD-Tenant": String(ws.workspace.contextBrokerTenant),
         "content-type": "application/json",
       },

@@ -30,8 +30,10 @@ export interface EmbeddedWorkspace {
   types: Record<string, string>;
   properties: Record<string, string>;
   temporalServiceId: string;
+  /** The credential of another client of the embedded broker (an operator's token), for calls to /ngsi-ld/v1. */
+  brokerAuth: { authorization: string };
   /** A fresh workspace with its own tenant and the same data model, generated. */
-  another(): Promise<Omit<EmbeddedWorkspace, "t" | "api" | "base" | "another">>;
+  another(): Promise<Omit<EmbeddedWorkspace, "t" | "api" | "base" | "brokerAuth" | "another">>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function useEmbeddedWorkspace(): EmbeddedWorkspace {
     ctx.t = await startTestApp({ PORT: String(port), PUBLIC_URL: ctx.base });
     await ctx.t.app.listen({ port, host: "127.0.0.1" });
     ctx.api = client(ctx.t, await ctx.t.tokenFor("admin"));
+    ctx.brokerAuth = { authorization: `Bearer ${await ctx.t.tokenFor("operator")}` };
     const api = ctx.api;
     const ok = async (method: string, path: string, body?: unknown) => {
       const res = await api(method, path, body);

@@ -10,6 +10,7 @@ import { SessionExpiry } from "../auth/SessionExpiry.tsx";
 import { routePaths } from "../routes.ts";
 import { useSession } from "../auth/useSession.ts";
 import { ActivityScreen } from "../audit/screens.ts";
+import { DataAccessScreen } from "../data-access/screens.ts";
 import { StatusScreen } from "../health/screens.ts";
 import { TopBar } from "./TopBar.tsx";
 import { Allowed, AllowedKindPage } from "./Allowed.tsx";
@@ -112,6 +113,14 @@ export function App() {
             element={
               <Allowed when={(can) => can.can("GET", "/health/components")}>
                 <StatusScreen />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths.dataAccess}
+            element={
+              <Allowed when={(can) => can.can("GET", "/data-access")}>
+                <DataAccessScreen />
               </Allowed>
             }
           />

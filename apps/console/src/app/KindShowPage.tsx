@@ -11,6 +11,7 @@ import {
   trustedIssuersLists,
   types,
   woTThingDescriptions,
+  workspaces,
   type KindDefinition,
 } from "@orrery/model";
 import { RegistrationsPanel } from "../brokers/RegistrationsPanel.tsx";
@@ -23,6 +24,7 @@ import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
 import { TryThingDescription } from "../wot/TryThingDescription.tsx";
 import { CheckConnection } from "../health/CheckConnection.tsx";
+import { DataAccessPanel } from "../data-access/DataAccessPanel.tsx";
 import { checkedKinds } from "../health/healthApi.ts";
 import { CredentialConfigurationLink, IssuersLink } from "../fdsc/FdscLinks.tsx";
 
@@ -58,6 +60,8 @@ const extras: Record<string, (item: Item) => ReactNode> = {
     </>
   ),
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
+  // Who read or wrote its data on the embedded broker (issue 35).
+  [workspaces.kind]: (workspace) => <DataAccessPanel workspace={workspace} />,
   [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
   // FDSC mode (issue 29): the service's credential configuration in its CCS.
   [services.kind]: (service) => <CredentialConfigurationLink service={service} />,

@@ -65,6 +65,9 @@ export function TopBar() {
                   {can.can("GET", "/audit") && (
                     <NavMenuItem to={routeTo("activity")}>{t("audit.title")}</NavMenuItem>
                   )}
+                  {can.can("GET", "/data-access") && (
+                    <NavMenuItem to={routeTo("dataAccess")}>{t("dataAccess.title")}</NavMenuItem>
+                  )}
                   {can.can("GET", "/health/components") && (
                     <NavMenuItem to={routeTo("status")}>{t("health.title")}</NavMenuItem>
                   )}

@@ -25,6 +25,7 @@ export const textAreas: Record<string, readonly string[]> = {
   trust: ["synchronization", "users", "tools.authorizationRegistries"],
   fdsc: ["fdsc"],
   audit: ["audit"],
+  "data-access": ["dataAccess"],
   health: ["health"],
 };
 
@@ -34,6 +35,7 @@ export const textAreas: Record<string, readonly string[]> = {
  */
 const inBase = [
   "audit.title",
+  "dataAccess.title",
   "health.title",
   "tools.authorizationRegistries.title",
   "fdsc.policies.title",
