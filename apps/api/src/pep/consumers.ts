@@ -3,13 +3,9 @@ import type { Item, Records } from "../resources/records.ts";
 import { TimedCache } from "./consumer-cache.ts";
 import { refused, type ConsumerVerdict } from "./consumer-verdict.ts";
 import { fdscJudge, fdscSettingOf, type FdscSetting } from "./fdsc-consumer.ts";
-import {
-  ishareJudge,
-  ishareSettingOf,
-  x5cOf,
-  type IshareSetting,
-  type PoliciesOf,
-} from "./ishare-consumer.ts";
+import { ishareJudge, type PoliciesOf } from "./ishare-consumer.ts";
+import { x5cOf } from "./ishare-party-token.ts";
+import { ishareSettingOf, type IshareSetting } from "./ishare-setting.ts";
 import {
   requiredPolicies,
   type ConsumerRequest,
@@ -55,7 +51,7 @@ export function consumerJudge(
   records: Records,
   options: { cacheMs: number; timeoutMs?: number },
 ): ConsumerJudge {
-  const { cacheMs, timeoutMs = 15_000 } = options;
+  const { cacheMs, timeoutMs = 5_000 } = options;
   const ishare = ishareJudge(cacheMs);
   const fdsc = fdscJudge(cacheMs);
   const settings = new TimedCache<{ ishare?: IshareSetting; fdsc?: FdscSetting }>(cacheMs, 1_000);
@@ -125,8 +121,22 @@ export function consumerJudge(
           timeoutMs,
         );
       });
+      const deciding = decide(token, request, workspaces, entityTypeOf, typeNameOf).catch((err: unknown) =>
+        // A decision that failed is a refusal to answer (503), never a Permit nor a 500.
+        refused(
+          {
+            holder: "",
+            holderKind: "ishare-user",
+            roles: [],
+            workspaceId: workspaces[0]?.id ?? "",
+            asked: [],
+          },
+          "registryUnreachable",
+          `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
+        ),
+      );
       try {
-        return await Promise.race([decide(token, request, workspaces, entityTypeOf, typeNameOf), late]);
+        return await Promise.race([deciding, late]);
       } finally {
         clearTimeout(timer);
       }

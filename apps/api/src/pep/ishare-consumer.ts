@@ -1,20 +1,14 @@
-import { X509Certificate, createHash } from "node:crypto";
-import { compactVerify, decodeJwt, decodeProtectedHeader, importX509, type JWTPayload } from "jose";
-import { contractDetails, identityManagerGrants, identityManagers, roles as roleKind } from "@orrery/model";
-import { address } from "../context-data/broker-access.ts";
+import { createHash } from "node:crypto";
+import { compactVerify, decodeJwt, importX509 } from "jose";
 import { PeerUnreachable, callPeer } from "../peers.ts";
-import type { Item, Records } from "../resources/records.ts";
-import {
-  RegistryFailure,
-  certificateOf,
-  registryToken,
-  type Registry,
-  type RegistryGrant,
-} from "../trust/ishare.ts";
-import { registryAndGrant, reasonOf } from "../trust/registry.ts";
+import { RegistryFailure, registryToken, type Registry } from "../trust/ishare.ts";
+import { reasonOf } from "../trust/registry.ts";
 import { answeredEffects } from "../trust/role-policy.ts";
 import { TimedCache } from "./consumer-cache.ts";
 import { permitted, refused, strongest, type ConsumerVerdict, type Holder } from "./consumer-verdict.ts";
+import { checkPartyToken, type PartyCheck } from "./ishare-party-token.ts";
+import { pem, type IshareSetting } from "./ishare-setting.ts";
+import { PeerDown, keyrockUser, type KeyrockUser } from "./keyrock-user.ts";
 import { describePolicy, type RequiredPolicy } from "./required-policies.ts";
 
 /**
@@ -30,199 +24,6 @@ import { describePolicy, type RequiredPolicy } from "./required-policies.ts";
  * a contract detail of that role: contract-detail synchronisation creates the Keyrock role under
  * that name, and the users panel assigns it.
  */
-
-type RegistryWithChain = Registry & { certificates?: string[] };
-
-/** A workspace's iSHARE setting, read from its records (the grant's key decrypted). */
-export interface IshareSetting {
-  workspaceId: string;
-  registryId: string;
-  registry: RegistryWithChain;
-  grant: RegistryGrant;
-  /** SHA-256 fingerprints of the roots the workspace trusts: its registry's and its own party's. */
-  trustedRoots: Set<string>;
-  /** The parties a consumer's JWT may be addressed to: the grant's and the registry's. */
-  localParties: Set<string>;
-  identityManager?: { id: string; name: string; url: string; application: string };
-  /** Access subject (roleName) of each Keyrock role name that is one of the workspace's roles. */
-  subjectsByKeyrockRole: Map<string, Set<string>>;
-  /** The data service provider of each role (roleName), which other registries than Keyrock match on. */
-  providerOf: Map<string, string>;
-}
-
-const pem = (body: string) =>
-  `-----BEGIN CERTIFICATE-----\n${body.replace(/\s+/g, "").replace(/.{1,64}/g, "$&\n")}-----END CERTIFICATE-----\n`;
-
-const rootOf = (chain: unknown): string | undefined => {
-  const last = Array.isArray(chain) ? chain.at(-1) : undefined;
-  try {
-    return typeof last === "string" ? certificateOf(last).fingerprint256 : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The setting of a workspace with a registry and its grant, or undefined (no registry, or records that do not pair). */
-export async function ishareSettingOf(records: Records, workspace: Item): Promise<IshareSetting | undefined> {
-  const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace;
-  if (typeof registryId !== "string" || typeof grantId !== "string") return undefined;
-  let pair;
-  try {
-    pair = await registryAndGrant(records, registryId, grantId);
-  } catch {
-    return undefined; // a registry or grant gone, or a grant of another registry: nothing to ask
-  }
-  const registry = pair.registry as RegistryWithChain;
-  const grantRow = await records.find(identityManagerGrants, String(workspace.hasIdentityManagerGrant ?? ""));
-  const idmRow = await records.find(identityManagers, String(workspace.hasIdentityManager ?? ""));
-  const identityManager =
-    idmRow && grantRow && grantRow.data.hasIdentityManager === idmRow.id
-      ? {
-          id: idmRow.id,
-          name: String(idmRow.data.name),
-          url: `${address(idmRow.data).replace(/\/$/, "")}${String(idmRow.data.userPath ?? "/user")}`,
-          application: String(grantRow.data.clientId),
-        }
-      : undefined;
-  const [roleList, details] = await Promise.all([
-    records.list(roleKind, workspace.id),
-    records.list(contractDetails, workspace.id),
-  ]);
-  const subjectsByKeyrockRole = new Map<string, Set<string>>();
-  const providerOf = new Map<string, string>();
-  const add = (name: unknown, subject: string) => {
-    if (typeof name !== "string" || !name) return;
-    subjectsByKeyrockRole.set(name, (subjectsByKeyrockRole.get(name) ?? new Set()).add(subject));
-  };
-  for (const role of roleList) {
-    if (typeof role.roleName !== "string") continue;
-    add(role.roleName, role.roleName);
-    providerOf.set(role.roleName, String(role.dataServiceProviderId ?? ""));
-    for (const detail of details.filter((d) => d.hasRole === role.id))
-      add(detail.roleScopeName, role.roleName);
-  }
-  return {
-    workspaceId: workspace.id,
-    registryId,
-    registry,
-    grant: pair.grant,
-    trustedRoots: new Set(
-      [rootOf(registry.certificates), rootOf(pair.grant.certificates)].filter((r): r is string => !!r),
-    ),
-    localParties: new Set([pair.grant.identifier, registry.identifier]),
-    identityManager,
-    subjectsByKeyrockRole,
-    providerOf,
-  };
-}
-
-/** A user as Keyrock's `/user?access_token=` gives them, with the names of the roles they hold. */
-export interface KeyrockUser {
-  holder: string;
-  application?: string;
-  roleNames: string[];
-}
-
-class PeerDown extends Error {
-  constructor(readonly detail: string) {
-    super(detail);
-  }
-}
-
-const named = (list: unknown): string[] =>
-  (Array.isArray(list) ? list : [])
-    .map((r) => (r as { name?: unknown } | null)?.name)
-    .filter((n): n is string => typeof n === "string");
-
-/**
- * The user of a token at an identity manager: Keyrock answers 401 for a token it does not know
- * (or that expired), otherwise the user with `roles` (held directly) and `organizations[].roles`.
- */
-async function keyrockUser(url: string, name: string, token: string): Promise<KeyrockUser | undefined> {
-  const target = new URL(url);
-  target.searchParams.set("access_token", token);
-  const answer = await callPeer(target.toString(), { headers: { accept: "application/json" } }).catch(
-    (err: unknown) => {
-      if (err instanceof PeerUnreachable)
-        throw new PeerDown(`The identity manager ${name} could not be reached (${err.cause}).`);
-      throw err;
-    },
-  );
-  if (answer.status === 401 || answer.status === 404) return undefined;
-  const body = answer.body as Record<string, unknown> | null;
-  if (answer.status !== 200 || typeof body !== "object" || body === null)
-    throw new PeerDown(`The identity manager ${name} answered ${answer.status}: ${reasonOf(answer.body)}.`);
-  // A client_credentials token names an application and no user.
-  const holder = [body.email, body.username, body.id].find((v) => typeof v === "string" && v);
-  if (typeof holder !== "string") return undefined;
-  const organizations = Array.isArray(body.organizations) ? body.organizations : [];
-  return {
-    holder,
-    application: typeof body.app_id === "string" ? body.app_id : undefined,
-    roleNames: [
-      ...new Set([
-        ...named(body.roles),
-        ...organizations.flatMap((o) => named((o as { roles?: unknown } | null)?.roles)),
-      ]),
-    ],
-  };
-}
-
-/** Why an iSHARE JWT is refused, as a verdict reason and sentence; or its party and claims. */
-type PartyCheck =
-  | { ok: true; party: string; payload: JWTPayload }
-  | { ok: false; reason: "expired" | "badSignature" | "untrustedChain"; detail: string };
-
-/** An iSHARE JWT (RS256, x5c): signed by its leaf, the chain unbroken and valid, its root trusted, alive. */
-async function checkPartyToken(token: string, x5c: string[], trustedRoots: Set<string>): Promise<PartyCheck> {
-  let chain: X509Certificate[];
-  try {
-    chain = x5c.map(certificateOf);
-    await compactVerify(token, await importX509(pem(x5c[0]!), "RS256"));
-  } catch {
-    return {
-      ok: false,
-      reason: "badSignature",
-      detail: "The token's signature does not hold for the first certificate of its x5c chain.",
-    };
-  }
-  const now = new Date();
-  for (const [i, certificate] of chain.entries()) {
-    const issuer = chain[i + 1];
-    if (new Date(certificate.validFrom) > now || new Date(certificate.validTo) <= now)
-      return {
-        ok: false,
-        reason: "untrustedChain",
-        detail: `The certificate ${certificate.subject.replace(/\n/g, ", ")} of the token's chain is not valid now.`,
-      };
-    if (issuer && (!certificate.checkIssued(issuer) || !certificate.verify(issuer.publicKey)))
-      return {
-        ok: false,
-        reason: "untrustedChain",
-        detail: "The token's x5c chain is broken: a certificate is not signed by the next one.",
-      };
-  }
-  if (!trustedRoots.has(chain.at(-1)!.fingerprint256))
-    return {
-      ok: false,
-      reason: "untrustedChain",
-      detail: "The token's certificate chain does not end at a root this data space trusts.",
-    };
-  const payload = decodeJwt(token);
-  const serialNumber = /^serialNumber=(.*)$/m.exec(chain[0]!.subject)?.[1];
-  if (typeof payload.iss !== "string" || payload.iss !== serialNumber)
-    return {
-      ok: false,
-      reason: "badSignature",
-      detail: `The token's issuer is not the party its certificate names (${serialNumber ?? "none"}).`,
-    };
-  const seconds = Date.now() / 1000;
-  if (typeof payload.exp !== "number" || payload.exp <= seconds)
-    return { ok: false, reason: "expired", detail: "The token has expired." };
-  if (typeof payload.iat !== "number" || payload.iat > seconds + 60)
-    return { ok: false, reason: "expired", detail: "The token was issued in the future." };
-  return { ok: true, party: typeof payload.sub === "string" ? payload.sub : payload.iss, payload };
-}
 
 const base = (r: Registry) => `${r.scheme}://${r.host}:${r.port}${r.path ?? ""}`.replace(/\/$/, "");
 
@@ -269,6 +70,17 @@ export function ishareJudge(cacheMs: number): IshareJudge {
   const users = new TimedCache<KeyrockUser | undefined>(cacheMs);
   const answers = new TimedCache<Answer>(cacheMs);
   const tokens = new TimedCache<string>(60_000, 1_000);
+  const checks = new TimedCache<PartyCheck>(cacheMs);
+
+  /** A party token's check, kept for the cache time (its expiry is read again on each use). */
+  async function partyCheck(token: string, x5c: string[], roots: Set<string>): Promise<PartyCheck> {
+    const check = await checks.get(`${digest(token)} ${[...roots].sort().join(" ")}`, () =>
+      checkPartyToken(token, x5c, roots),
+    );
+    if (check.ok && Number(check.payload.exp) <= Date.now() / 1000)
+      return { ok: false, reason: "expired", detail: "The token has expired." };
+    return check;
+  }
 
   /** A delegation request for one subject, with the registry's access token (asked again once when it has expired). */
   async function delegation(
@@ -459,7 +271,7 @@ export function ishareJudge(cacheMs: number): IshareJudge {
   async function party(token: string, x5c: string[], settings: IshareSetting[], policiesOf: PoliciesOf) {
     const verdicts: ConsumerVerdict[] = [];
     for (const setting of settings) {
-      const check = await checkPartyToken(token, x5c, setting.trustedRoots);
+      const check = await partyCheck(token, x5c, setting.trustedRoots);
       const claimed = (() => {
         try {
           const p = decodeJwt(token);
@@ -513,14 +325,4 @@ export function ishareJudge(cacheMs: number): IshareJudge {
   }
 
   return { user, party };
-}
-
-/** Whether a token is an iSHARE JWT: its protected header carries an x5c chain. */
-export function x5cOf(token: string): string[] | undefined {
-  try {
-    const x5c = decodeProtectedHeader(token).x5c;
-    return Array.isArray(x5c) && x5c.length && x5c.every((c) => typeof c === "string") ? x5c : undefined;
-  } catch {
-    return undefined;
-  }
 }
