@@ -62,6 +62,10 @@ describe("required policies of an NGSI-LD request", () => {
       query: { attrs: "secret" },
     });
     expect(await asked(r)).toEqual(["GET Secret [urn:ngsi-ld:Shelf:disguised] [secret]"]);
+    // NGSI-LD 1.8's pick names the attributes read as attrs does.
+    expect(await asked({ ...r, query: { pick: "name" } })).toEqual([
+      "GET Secret [urn:ngsi-ld:Shelf:disguised] [name]",
+    ]);
     expect(
       await asked(
         request("GET", "/entities", { query: { id: "urn:ngsi-ld:Shelf:1,urn:ngsi-ld:Product:9" } }),

@@ -175,7 +175,7 @@ async function derive(request: ConsumerRequest, entityTypeOf: EntityTypeOf): Pro
   switch (`${method} ${route}`) {
     case "GET /entities": {
       const ids = listParam(query.id);
-      const attributes = orAny(listParam(query.attrs));
+      const attributes = orAny(listParam(query.attrs ?? query.pick));
       const types = typeNames(query.type);
       if (types.length)
         return { policies: perType(types, orAny(query.idPattern ? [] : ids), attributes, method) };
@@ -195,7 +195,7 @@ async function derive(request: ConsumerRequest, entityTypeOf: EntityTypeOf): Pro
       return { policies: perType(types, [id], ANY, method) };
     }
     case "GET /entities/:entityId":
-      return entity(orAny(listParam(query.attrs)));
+      return entity(orAny(listParam(query.attrs ?? query.pick)));
     case "PUT /entities/:entityId":
     case "DELETE /entities/:entityId":
       return entity(ANY);
