@@ -13,6 +13,7 @@ import { opaque } from "./pkce.ts";
  *   (`organizations[].roles`), with `displayName` "".
  * - the role-permission list never carries `is_regex`; only the read of one permission does (0/1,
  *   as MariaDB answers it). Both need the management account to hold "Manage roles".
+ * - /oauth2/token also grants `password` (username = the email) and `client_credentials`.
  * - /auth/external_logout ends the Keyrock session and sends the browser to the application's URL.
  * - the management API's users (GET /v1/users, for administrators only, answers 201), the
  *   application's roles (with `urls`, internal ones included, ordered by id descending), role
@@ -253,6 +254,21 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
         access_token: accessToken,
         token_type: "bearer",
         expires_in: expiresIn,
+        scope: ["bearer"],
+      });
+    }
+    // The resource owner password grant (notes/trust-and-peers.md 1.1): the username is the email.
+    if (form.get("grant_type") === "password") {
+      const user = users.find((u) => u.email === form.get("username") && u.password === form.get("password"));
+      if (!user) return keyrockError(res, 400, "Invalid grant: user credentials are invalid");
+      const accessToken = opaque(20);
+      accessTokens.set(accessToken, { userId: user.id, expiresAt: Date.now() + expiresIn * 1000 });
+      issuedTokens.push(accessToken);
+      return sendJson(res, 200, {
+        access_token: accessToken,
+        token_type: "bearer",
+        expires_in: expiresIn,
+        refresh_token: opaque(20),
         scope: ["bearer"],
       });
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { isForm, listen, readBody, sendJson, type Listening } from "./http.ts";
 
 /**
@@ -7,6 +8,14 @@ import { isForm, listen, readBody, sendJson, type Listening } from "./http.ts";
  * (the page's button, standing for the wallet) makes the verifier call the client back server to
  * server with `state` and a single-use `code`; POST /token exchanges the code when redirect_uri is
  * the callback it was given (403 otherwise) for a bearer access token.
+ *
+ * Machine to machine, as VCVerifier's `POST /services/{service_id}/token` with
+ * `grant_type=vp_token` (openapi/api_api.go): the presentation (base64url JSON, `vp_token`) becomes
+ * a JWT signed with the verifier's key, `iss` its address, `aud` [service id], `exp` after
+ * `jwtExpiration` seconds, the credential embedded (`verifiableCredential`, or
+ * `verifiablePresentation` for several, as `jwtInclusion` makes it); the key set is at
+ * `GET /.well-known/jwks`. Unlike the real verifier, the fake does not check the credentials'
+ * proofs or issuers: tests give it the credential they mean the verifier to have accepted.
  */
 export interface FakeVerifier extends Listening {
   /** Completes the login of a state as a wallet would; resolves with the callback's status. */
@@ -15,7 +24,16 @@ export interface FakeVerifier extends Listening {
   readonly issued: string[];
 }
 
-export async function startFakeVerifier(port = 0): Promise<FakeVerifier> {
+export interface FakeVerifierOptions {
+  /** Lifetime of the JWTs it issues, in seconds (VCVerifier's `verifier.jwtExpiration`, 30 minutes by default). */
+  jwtExpiration?: number;
+}
+
+export async function startFakeVerifier(port = 0, options: FakeVerifierOptions = {}): Promise<FakeVerifier> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  const kid = randomBytes(8).toString("hex");
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" };
+  const lifetime = options.jwtExpiration ?? 1800;
   const logins = new Map<string, { callback: string; clientId: string }>();
   const codes = new Map<string, { callback: string }>();
   const issued: string[] = [];
@@ -34,7 +52,7 @@ export async function startFakeVerifier(port = 0): Promise<FakeVerifier> {
     return response.status;
   }
 
-  const server = await listen(async (req, res, url) => {
+  const server: Listening = await listen(async (req, res, url) => {
     const route = `${req.method} ${url.pathname}`;
     if (route === "GET /_fake/health") return sendJson(res, 200, { ok: true });
     if (route === "GET /api/v1/loginQR") {
@@ -56,6 +74,48 @@ export async function startFakeVerifier(port = 0): Promise<FakeVerifier> {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(`<!doctype html><html><body><p>Presented (${status})</p></body></html>`);
       return;
+    }
+    if (route === "GET /.well-known/jwks") return sendJson(res, 200, { keys: [jwk] });
+    const service = /^\/services\/([^/]+)\/token$/.exec(url.pathname)?.[1];
+    if (req.method === "POST" && service) {
+      const form = new URLSearchParams(await readBody(req));
+      if (!form.get("grant_type")) return sendJson(res, 400, { summary: "no_grant_type_provided" });
+      if (form.get("grant_type") !== "vp_token")
+        return sendJson(res, 400, { summary: "unsupported_grant_type" });
+      const vpToken = form.get("vp_token");
+      if (!vpToken) return sendJson(res, 400, { summary: "no_token_provided" });
+      let credentials: unknown[];
+      try {
+        const vp = JSON.parse(Buffer.from(vpToken, "base64url").toString("utf8")) as {
+          verifiableCredential?: unknown;
+        };
+        credentials = [vp.verifiableCredential ?? []].flat();
+      } catch {
+        return sendJson(res, 400, { summary: "invalid_token" });
+      }
+      if (!credentials.length) return sendJson(res, 400, { summary: "invalid_token" });
+      const clientId = decodeURIComponent(service);
+      const iat = Math.floor(Date.now() / 1000);
+      const token = await new SignJWT(
+        credentials.length > 1
+          ? { verifiablePresentation: credentials }
+          : { verifiableCredential: credentials[0] },
+      )
+        .setProtectedHeader({ alg: "RS256", kid, typ: "JWT" })
+        .setIssuer(server.url)
+        .setAudience([clientId])
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + lifetime)
+        .sign(privateKey);
+      issued.push(token);
+      return sendJson(res, 200, {
+        token_type: "Bearer",
+        issued_token_type: "urn:ietf:params:oauth:token-type:access_token",
+        expires_in: lifetime,
+        id_token: token,
+        access_token: token,
+        scope: form.get("scope") ?? "",
+      });
     }
     if (route === "POST /token") {
       if (!isForm(req)) return sendJson(res, 400, { summary: "invalid_request" });
