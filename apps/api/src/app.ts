@@ -44,6 +44,8 @@ import { registerHealthRoutes } from "./health/routes.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
+import { BrokerClientKeys } from "./pep/broker-clients.ts";
+import { brokerClientHooks, registerBrokerClientRoutes } from "./broker-clients/routes.ts";
 import type { Storage } from "./storage/database.ts";
 
 export interface RouteEntry {
@@ -58,6 +60,8 @@ export interface App {
   routes: RouteEntry[];
   records: Records;
   sessions: Sessions;
+  /** The broker clients' keys, as the policy enforcement point of /ngsi-ld/v1 finds them (pep/broker-clients.ts). */
+  brokerClientKeys: BrokerClientKeys;
 }
 
 /** Fields whose values must never reach a log line. */
@@ -145,17 +149,20 @@ export async function buildApp(
     trustModule: config.trustModule,
   }));
 
+  const brokerClientKeys = new BrokerClientKeys(db);
   const hooks = {
     ...workspaceHooks(records),
     ...dataServiceHooks(records),
     ...contractHooks(records, config),
     ...wotHooks(records),
     ...trustHooks(records),
+    ...brokerClientHooks(brokerClientKeys),
   };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
+  registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
   registerWotRoutes(app, records, config, registerLiveRoutes(app, records, config));
   registerEntityRoutes(app, records, config);
@@ -174,5 +181,5 @@ export async function buildApp(
   await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
   await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
-  return { app, routes, records, sessions };
+  return { app, routes, records, sessions, brokerClientKeys };
 }
