@@ -363,12 +363,12 @@ export const fr: Record<MessageCode, string> = {
   "conflict.contractStakeholder":
     "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
   "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
-  "conflict.brokerClientName": "Un client du broker nommé « {value} » existe déjà.",
+  "conflict.brokerClientName": "Un client du courtier nommé « {value} » existe déjà.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
 
-  // Clients du broker (apps/api/src/broker-clients).
+  // Clients du courtier (apps/api/src/broker-clients).
   "brokerClients.revoked":
-    "Le client du broker {name} est révoqué : il n’a plus de clé et n’en aura plus. Créez un autre client.",
+    "Le client du courtier {name} est révoqué : il n’a plus de clé et n’en aura plus. Créez un autre client.",
 
   // Santé des composants enregistrés (page « État », « Tester la connexion »).
   "health.refused": "La connexion a été refusée : rien n’écoute à {address}.",

@@ -1,0 +1,13 @@
+/**
+ * A first call with a broker client's key, for its key dialog: its first tenant (none for the
+ * default tenant) on the embedded broker of this console's address. Tenants are letters, digits,
+ * - and _ and keys base64url (the model and the API make sure), so nothing needs quoting.
+ */
+export function curlExample(key: string, tenants: readonly string[], origin: string): string {
+  const tenant = tenants[0];
+  return [
+    `curl -H "Authorization: Bearer ${key}"`,
+    ...(tenant ? [`  -H "NGSILD-Tenant: ${tenant}"`] : []),
+    `  "${origin}/ngsi-ld/v1/entities?type=<type>"`,
+  ].join(" \\\n");
+}
