@@ -120,6 +120,8 @@ export function samplePayload(kind: string, ref: (kind: string) => string, n = 1
       };
     case "data-actions":
       return { name: `action-${n}` };
+    case "broker-clients":
+      return { name: `IoT agent ${n}`, tenants: ["", "supermarket"], access: "write" };
     default:
       throw new Error(`no sample for ${kind}`);
   }
@@ -170,7 +172,9 @@ export async function createSample(
       );
   const res = await api("POST", `/api/${kind.kind}`, samplePayload(kind.kind, ref, n));
   if (res.status !== 201) throw new Error(`creating ${kind.kind}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
+  // The record as it reads: a broker client's key is in its create's answer only.
+  const { key: _key, ...read } = res.body;
+  return read;
 }
 
 /** A workspace on a new sample service (broker, identity manager and grant included), with a unique data model name. */

@@ -46,6 +46,8 @@ import { BROKER_PREFIX } from "./pep/enforce.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
 import { registerUsersRoutes } from "./users/users-routes.ts";
 import { Records } from "./resources/records.ts";
+import { BrokerClientKeys } from "./pep/broker-clients.ts";
+import { brokerClientHooks, registerBrokerClientRoutes } from "./broker-clients/routes.ts";
 import type { Storage } from "./storage/database.ts";
 
 export interface RouteEntry {
@@ -62,6 +64,8 @@ export interface App {
   brokerRoutes: { method: string; url: string }[];
   records: Records;
   sessions: Sessions;
+  /** The broker clients' keys, as the policy enforcement point of /ngsi-ld/v1 finds them (pep/broker-clients.ts). */
+  brokerClientKeys: BrokerClientKeys;
 }
 
 /** Fields whose values must never reach a log line. */
@@ -144,7 +148,8 @@ export async function buildApp(
   registerHostileInputCheck(app);
   registerAudit(app, records, config);
   // Before the routes: the PEP's tenants are read again after a write to a route that changes them.
-  registerDataAccess(app, records, config, key, sessions);
+  const brokerClientKeys = new BrokerClientKeys(db);
+  registerDataAccess(app, records, config, key, sessions, brokerClientKeys);
 
   registerAuthRoutes(app, { config, db, sessions, provider, policy, signInProblem });
 
@@ -161,11 +166,13 @@ export async function buildApp(
     ...contractHooks(records, config),
     ...wotHooks(records),
     ...trustHooks(records),
+    ...brokerClientHooks(brokerClientKeys),
   };
   for (const kind of kinds) registerKindRoutes(app, kind, records, hooks[kind.kind]);
   registerDataModelRoutes(app, records, config, { types: hooks.types!, properties: hooks.properties! });
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
+  registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
   registerWotRoutes(app, records, config, registerLiveRoutes(app, records, config));
   registerEntityRoutes(app, records, config);
@@ -183,5 +190,5 @@ export async function buildApp(
   await app.register(ngsiLdBroker, { prefix: BROKER_PREFIX, db });
   await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
-  return { app, routes, brokerRoutes, records, sessions };
+  return { app, routes, brokerRoutes, records, sessions, brokerClientKeys };
 }

@@ -29,7 +29,7 @@ const sameInBothLanguages = [
 const enKeys = keys(en).sort();
 const frKeys = keys(fr).sort();
 
-/** Keys built at run time from the model: kinds.<kind>.*, fields.<field or its label>, options.<field>.<value>, formats.<format>. */
+/** Keys built at run time from the model: kinds.<kind>.*, fields.<field or its label>, options.<field>.<value>, formats.<format>, a list's blank entry. */
 function modelKeys(): string[] {
   return [...platformKinds, ...workspaceKinds].flatMap((kind) => [
     ...["one", "many", "of", "this", "none"].map((k) => `kinds.${kind.kind}.${k}`),
@@ -37,6 +37,7 @@ function modelKeys(): string[] {
     ...kind.columns.map((c) => `fields.${c}`),
     ...kind.fields.flatMap((f) => (f.input === "enum" ? f.options.map((o) => `options.${f.name}.${o}`) : [])),
     ...kind.fields.flatMap((f) => ("format" in f && f.format ? [`formats.${f.format}`] : [])),
+    ...kind.fields.flatMap((f) => (f.input === "strings" && f.blank ? [f.blank] : [])),
   ]);
 }
 

@@ -205,6 +205,7 @@ describe("top bar", () => {
       "Trusted issuers lists",
       "Policy administration points",
       "Credentials configuration services",
+      "Broker clients",
       "Activity",
       "Status",
     ]);

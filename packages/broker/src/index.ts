@@ -3,3 +3,4 @@ export { brokerVersion } from "./version.ts";
 export { brokerMigrations } from "./migrations.ts";
 export { CORE_CONTEXT_URL } from "./contexts.ts";
 export type { BrokerDatabase } from "./storage.ts";
+export { linkedContext } from "./request.ts";

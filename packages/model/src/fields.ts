@@ -100,6 +100,12 @@ export const ngsiName: Field = {
   format: "ngsiName",
 };
 
+/**
+ * A tenant of a multi-tenant broker (NGSILD-Tenant): a workspace's, and those a broker client may
+ * reach. The header's value becomes part of the embedded broker's storage keys: letters, digits, - and _.
+ */
+export const tenantName = /^[A-Za-z0-9_-]+$/;
+
 /** Why NGSI-LD keeps a member name for itself. */
 export type ReservedBecause = "entity" | "attribute" | "system" | "temporal" | "notification";
 

@@ -48,7 +48,20 @@ export type FieldInput =
   /** A map from HTTP header name to value, edited entry by entry. */
   | { input: "headers" }
   /** A fixed number of single-line strings (iSHARE certificate chain). */
-  | { input: "lines"; count: number; pattern?: RegExp; format?: Format };
+  | { input: "lines"; count: number; pattern?: RegExp; format?: Format }
+  /**
+   * A list of short strings, each given once, added and removed one by one (a broker client's
+   * tenants). With `blank`, the empty string is a value of its own, shown and chosen as the
+   * console text of that key ("(default tenant)"); other entries must match `pattern`.
+   */
+  | {
+      input: "strings";
+      pattern?: RegExp;
+      format?: Format;
+      maxLength?: number;
+      maxItems?: number;
+      blank?: string;
+    };
 
 /**
  * The records a reference may name are those whose `via` field equals this record's `field`: the
@@ -153,6 +166,8 @@ export function maxLengthOf(field: Field): number | undefined {
       return field.maxLength ?? 100_000;
     case "url":
       return 2_000;
+    case "strings":
+      return field.maxLength ?? 200;
     default:
       return undefined;
   }

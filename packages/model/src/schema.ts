@@ -78,6 +78,33 @@ function valueSchema(field: Field): z.ZodType {
         );
       return z.array(line).length(field.count);
     }
+    case "strings": {
+      // With `blank`, the empty string is a value of its own (the default tenant); others match the pattern.
+      const blank = field.blank !== undefined;
+      let item = z
+        .string()
+        .min(blank ? 0 : 1)
+        .max(maxLengthOf(field)!);
+      if (field.pattern)
+        item = item.regex(
+          blank ? new RegExp(`^$|(?:${field.pattern.source})`, field.pattern.flags) : field.pattern,
+          field.format ? formatMessages[field.format] : "has an invalid format",
+        );
+      return z
+        .array(item)
+        .max(field.maxItems ?? 100)
+        .superRefine((list, ctx) => {
+          list.forEach((value, i) => {
+            if (list.indexOf(value) !== i)
+              ctx.addIssue({
+                code: "custom",
+                path: [i],
+                message: "is given twice",
+                params: { twice: value },
+              });
+          });
+        });
+    }
   }
 }
 

@@ -315,3 +315,20 @@ describe("normalize", () => {
     expect(normalize(contextBrokers, null)).toBe(null);
   });
 });
+
+describe("broker client", () => {
+  it("takes tenant names and the default tenant as an empty string, each once", async () => {
+    const { brokerClients } = await import("../src/index.ts");
+    const base = { name: "Shelf counter", access: "read" };
+    expect(check(brokerClients, { ...base, tenants: ["", "supermarket"] }).ok).toBe(true);
+    expect(check(brokerClients, { name: "x", tenants: [""] }).value).toMatchObject({ access: "read" });
+    expect(check(brokerClients, { ...base, tenants: ["super market"] }).paths).toEqual(["tenants.0"]);
+    expect(check(brokerClients, { ...base, tenants: ["a", "b", "a"] }).paths).toEqual(["tenants.2"]);
+    expect(check(brokerClients, { ...base, tenants: [] }).paths).toEqual(["tenants"]);
+    expect(check(brokerClients, { ...base, tenants: ["a"], access: "admin" }).paths).toEqual(["access"]);
+    // The server sets these; a client's are dropped.
+    expect(check(brokerClients, { ...base, tenants: ["a"], revoked: false }).value).not.toHaveProperty(
+      "revoked",
+    );
+  });
+});

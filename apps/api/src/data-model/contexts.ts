@@ -3,7 +3,7 @@ import type { Item } from "../resources/records.ts";
 /** Where a name points when neither the type nor the workspace gives a URL: the NGSI-LD default vocabulary. */
 const defaultVocabulary = "https://uri.etsi.org/ngsi-ld/default-context/";
 
-const iri = (record: Item) => String(record.url ?? `${defaultVocabulary}${String(record.name)}`);
+export const iri = (record: Item) => String(record.url ?? `${defaultVocabulary}${String(record.name)}`);
 
 /**
  * The JSON-LD @context of a data model: every type and property name mapped to its URL, flat, as

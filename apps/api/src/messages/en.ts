@@ -118,6 +118,7 @@ export const en = {
   "field.afterField": "must come after {field}",
   "field.otherWorkspace": "must be the workspace of the path, {workspace}",
   "field.reserved": '"{value}" is reserved by NGSI-LD: {because}',
+  "field.givenTwice": '"{value}" is given twice',
   "field.defaultUrl": "default_url_error: the URL must not be the workspace's default data model URL alone",
   "field.urlOfName": "a type or a property named {name} already uses the URL {url}",
   "field.selfParent": "cannot be the property itself or one of its sub-properties",
@@ -369,7 +370,12 @@ export const en = {
   "conflict.thingDescriptionName": 'The workspace already has a thing description named "{value}".',
   "conflict.contractStakeholder": 'The workspace already has a contract with the stakeholder "{value}".',
   "conflict.operationSequence": "The routing already has an operation with the sequence number {value}.",
+  "conflict.brokerClientName": 'A broker client named "{value}" already exists.',
   "conflict.unique": "The record clashes with another one.",
+
+  // Broker clients (apps/api/src/broker-clients).
+  "brokerClients.revoked":
+    "The broker client {name} is revoked: it has no key and gets none again. Create another client.",
 
   // Health of the registered components (Status page, "Check connection").
   "health.refused": "The connection was refused: nothing listens at {address}.",

@@ -118,6 +118,7 @@ export const fr: Record<MessageCode, string> = {
   "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
+  "field.givenTwice": "« {value} » est donné deux fois",
   "field.defaultUrl":
     "default_url_error : l’URL ne doit pas être seulement l’URL du modèle de données par défaut de l’espace de travail",
   "field.urlOfName": "un type ou une propriété nommé {name} utilise déjà l’URL {url}",
@@ -388,7 +389,12 @@ export const fr: Record<MessageCode, string> = {
   "conflict.contractStakeholder":
     "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
   "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
+  "conflict.brokerClientName": "Un client du courtier nommé « {value} » existe déjà.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",
+
+  // Clients du courtier (apps/api/src/broker-clients).
+  "brokerClients.revoked":
+    "Le client du courtier {name} est révoqué : il n’a plus de clé et n’en aura plus. Créez un autre client.",
 
   // Santé des composants enregistrés (page « État », « Tester la connexion »).
   "health.refused": "La connexion a été refusée : rien n’écoute à {address}.",

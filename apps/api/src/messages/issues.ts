@@ -43,7 +43,7 @@ function codeOf(
     case "invalid_format":
       return { code: "field.format", params: { format: String(format) } };
     case "custom":
-      return reservedName(issue.params);
+      return reservedName(issue.params) ?? givenTwice(issue.params);
     default:
       return undefined;
   }
@@ -57,6 +57,12 @@ function reservedName(params: unknown): { code: MessageCode; params: Params } | 
     code: "field.reserved",
     params: { value: reserved, because: { code: `reserved.${because}` as MessageCode } },
   };
+}
+
+/** An entry of a list given twice (a broker client's tenants). */
+function givenTwice(params: unknown): { code: MessageCode; params: Params } | undefined {
+  const { twice } = (params ?? {}) as { twice?: unknown };
+  return typeof twice === "string" ? { code: "field.givenTwice", params: { value: twice } } : undefined;
 }
 
 /** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */

@@ -9,9 +9,12 @@ import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { dataAccessDecisions } from "../storage/schema.ts";
 import { DecisionLog, decisionReasons, holderKinds } from "./decisions.ts";
-import { registerPep, type BrokerClientKeys } from "./enforce.ts";
+import type { BrokerClientKeys } from "./broker-clients.ts";
+import { registerPep } from "./enforce.ts";
 import { addOwnOrigins, internalToken, ownOrigins } from "./internal.ts";
 import { TenantWorkspaces } from "./tenants.ts";
+import { consumerJudge } from "./consumers.ts";
+import { WorkspaceTypes } from "./type-names.ts";
 
 const filters = z
   .object({
@@ -99,7 +102,17 @@ export function registerDataAccess(
     ] as never;
   });
   if (config.brokerAuth === "enforce")
-    registerPep(app, { sessions, tenants, decisions, internalToken: token, ...(clients ? { clients } : {}) });
+    registerPep(app, {
+      sessions,
+      tenants,
+      decisions,
+      internalToken: token,
+      ...(clients ? { clients } : {}),
+      consumers: {
+        judge: consumerJudge(records, { cacheMs: config.pepDecisionCacheSeconds * 1000 }),
+        types: new WorkspaceTypes(records, config),
+      },
+    });
 
   const db = records.database;
   const list = async (q: z.infer<typeof filters>, tenant?: string) => {

@@ -4,25 +4,16 @@ import { asSegment, servedPath } from "../auth/guard.ts";
 import type { Session, Sessions } from "../auth/sessions.ts";
 import { languageOf, say, type MessageCode } from "../messages/say.ts";
 import type { Item } from "../resources/records.ts";
+import type { BrokerClientGrant, BrokerClientKeys } from "./broker-clients.ts";
 import type { Decision, DecisionLog, DecisionReason } from "./decisions.ts";
 import { credentialOf } from "./credentials.ts";
 import { endpointsOf, privateEndpoint } from "./endpoints.ts";
 import { matchesInternal } from "./internal.ts";
 import type { TenantWorkspaces } from "./tenants.ts";
+import type { ConsumerJudge } from "./consumers.ts";
+import type { WorkspaceTypes } from "./type-names.ts";
 
 export const BROKER_PREFIX = "/ngsi-ld/v1";
-
-/** A broker client's key as the PEP reads it (broker-clients.ts). */
-export interface BrokerClientGrant {
-  id: string;
-  name: string;
-  /** The tenants it may reach; "" is the default tenant. */
-  tenants: readonly string[];
-  access: "read" | "write";
-}
-export interface BrokerClientKeys {
-  find(key: string): Promise<BrokerClientGrant | undefined>;
-}
 
 /** Who a request is from, once its credential is read. */
 type Holder =
@@ -44,6 +35,8 @@ export interface PepOptions {
   decisions: DecisionLog;
   internalToken: string;
   clients?: BrokerClientKeys;
+  /** Data-space consumers: judged by the workspace's authorization registry or its ODRL policies. */
+  consumers?: { judge: ConsumerJudge; types: WorkspaceTypes };
 }
 
 const isBrokerRoute = (route: string | undefined): route is string =>
@@ -94,7 +87,7 @@ function targetOf(request: FastifyRequest): { entityType?: string; entityId?: st
  * but the API's own calls goes to the decision log.
  */
 export function registerPep(app: FastifyInstance, options: PepOptions): void {
-  const { sessions, tenants, decisions, internalToken, clients } = options;
+  const { sessions, tenants, decisions, internalToken, clients, consumers } = options;
 
   const decided = (request: FastifyRequest, decision: Omit<Decision, "method" | "tenant" | "path">) => {
     decisions.record(
@@ -112,7 +105,7 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
   const refuse = (
     request: FastifyRequest,
     reply: FastifyReply,
-    status: 401 | 403,
+    status: 401 | 403 | 503,
     reason: DecisionReason,
     params: Record<string, string> = {},
   ) => {
@@ -198,9 +191,48 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
       return;
     }
 
+    // Any other token may be a data-space consumer's, when workspaces use this tenant: judged once
+    // the body is read (its entity types are part of the required policies).
+    const workspaces = consumers ? await tenants.of(tenant) : [];
+    if (workspaces.length) {
+      request.brokerHolder = { kind: "consumer", token, workspaces };
+      return;
+    }
     decided(request, { holder: "", holderKind: "anonymous", permit: false, reason: "unknownToken" });
     return refuse(request, reply, 401, "unknownToken");
   });
+
+  /** A consumer's request judged by its workspaces' trust layer; undefined when none knows the token. */
+  const judged = async (request: FastifyRequest, token: string, workspaces: Item[]) => {
+    const { judge, types } = consumers!;
+    const tenant = tenantOf(request);
+    const route = request.routeOptions.url!;
+    return judge.judge(
+      token,
+      {
+        method: request.method === "HEAD" ? "GET" : request.method,
+        path: (servedPath(request) ?? route).slice(BROKER_PREFIX.length),
+        routePattern: route.slice(BROKER_PREFIX.length),
+        params: (request.params ?? {}) as Record<string, string>,
+        query: (request.query ?? {}) as Record<string, unknown>,
+        body: request.body,
+      },
+      workspaces,
+      (id) =>
+        types.ofEntity(
+          tenant,
+          id,
+          workspaces.map((w) => w.id),
+        ),
+      (term, workspaceId) =>
+        types.nameOfTerm(
+          workspaceId,
+          String(workspaces.find((w) => w.id === workspaceId)?.dataModelName ?? ""),
+          term,
+          { link: request.headers.link, body: request.body },
+        ),
+    );
+  };
 
   // Once the body is read: a notification or a federated query goes where a subscription or a
   // registration says, to a private address only when an administrator (or the API itself) wrote it.
@@ -208,13 +240,25 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
   app.addHook("preHandler", async (request, reply) => {
     const holder = request.brokerHolder;
     if (!holder || holder.kind === "internal") return;
-    const who =
-      holder.kind === "user"
-        ? asUser(holder.session)
-        : holder.kind === "client"
-          ? asClient(holder.client)
-          : undefined;
-    if (!who) return;
+    let who: Omit<Decision, "method" | "tenant" | "path" | "permit" | "reason">;
+    if (holder.kind === "consumer") {
+      const verdict = await judged(request, holder.token, holder.workspaces);
+      if (!verdict) {
+        decided(request, { holder: "", holderKind: "anonymous", permit: false, reason: "unknownToken" });
+        return refuse(request, reply, 401, "unknownToken");
+      }
+      who = {
+        holder: verdict.holder,
+        holderKind: verdict.holderKind,
+        party: verdict.party,
+        roles: verdict.roles,
+        detail: [verdict.detail, ...verdict.asked].join(" "),
+      };
+      if (!verdict.permit) {
+        decided(request, { ...who, permit: false, reason: verdict.reason });
+        return refuse(request, reply, verdict.status ?? 403, verdict.reason);
+      }
+    } else who = holder.kind === "user" ? asUser(holder.session) : asClient(holder.client);
     if (!(holder.kind === "user" && holder.admin) && !readsOnly(request.method, request.routeOptions.url!)) {
       const route = request.routeOptions.url!.slice(BROKER_PREFIX.length);
       const found = await privateEndpoint(endpointsOf(route, request.body));

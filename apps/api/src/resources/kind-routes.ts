@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { KindDefinition } from "@orrery/model";
 import { readSchema, writeSchema } from "@orrery/model/schema";
 import { fieldError, invalid, problemSchema as problem } from "../problems.ts";
-import { etagOf, type DependentsCheck, type Records } from "./records.ts";
+import { etagOf, type Alongside, type DependentsCheck, type Records } from "./records.ts";
 import { servedPath } from "../auth/guard.ts";
 import { hasPersonalFields, withoutPersonal } from "./personal.ts";
 
@@ -31,6 +31,12 @@ export interface KindHooks {
    * dependents copy from the record.
    */
   dependents?: DependentsCheck;
+  /**
+   * What a create makes besides the record, in its transaction, and shows once in its 201 answer
+   * only (a broker client's key: no read returns it again). `shownOnceSchema` documents it.
+   */
+  createdWith?(): { alongside: Alongside; shownOnce: Data };
+  shownOnceSchema?: z.ZodRawShape;
 }
 
 /** Registers list, create, show, update and delete for one kind, from its definition (and its hooks). */
@@ -105,19 +111,22 @@ export function registerKindRoutes(
         tags,
         summary: `Create one of ${kind.kind}`,
         body: writeSchema(kind, "create"),
-        response: { 201: read, ...errors },
+        response: { 201: hooks.shownOnceSchema ? read.extend(hooks.shownOnceSchema) : read, ...errors },
       },
     },
     async (request, reply) => {
       const workspaceId = ws(request.params);
       const body = await prepare(request.body, { workspaceId, request });
-      const { item: created, version } = await records.as(request.session).create(kind, body, workspaceId);
+      const extra = hooks.createdWith?.();
+      const { item: created, version } = await records
+        .as(request.session)
+        .create(kind, body, workspaceId, extra?.alongside);
       await changed({ workspaceId, id: created.id });
       return reply
         .code(201)
         .header("location", `${request.url.split("?")[0]}/${created.id}`)
         .header("etag", etagOf(version))
-        .send(created);
+        .send(extra ? { ...created, ...extra.shownOnce } : created);
     },
   );
 

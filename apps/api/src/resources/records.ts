@@ -13,7 +13,7 @@ import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
 import type { Database } from "../storage/database.ts";
-import { records } from "../storage/schema.ts";
+import { records, type AuditChange } from "../storage/schema.ts";
 import { WriteBatch } from "../storage/write-batch.ts";
 import { uniquely } from "./unique-names.ts";
 import { namesOf } from "./titles.ts";
@@ -22,7 +22,7 @@ type Data = Record<string, unknown>;
 /** Field values a list is narrowed to: [field name from the kind's definition, value]. */
 type Where = ReadonlyArray<readonly [string, string]>;
 export type Row = typeof records.$inferSelect;
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /**
  * What a check of an update's dependents reads and writes, inside the update's transaction (the
@@ -56,6 +56,21 @@ export type DependentsCheck = (change: Change, tx: InTransaction) => Promise<Bro
 export interface Item {
   id: string;
   [field: string]: unknown;
+}
+
+/**
+ * What else a create writes in its transaction (a broker client's key hash, apps/api/src/broker-clients),
+ * and the changes its audit event adds for it (`{ field: "key", secret: true }`: said, never shown).
+ */
+export interface Alongside {
+  write(tx: Tx, id: string): Promise<void>;
+  changes?: AuditChange[];
+}
+
+/** A record action's change (a revocation, a new key): the fields only the server sets, and what else the trail says (a key changed). */
+export interface ActionChange {
+  patch: Data;
+  changes?: AuditChange[];
 }
 
 /**
@@ -343,11 +358,12 @@ export class Records {
     kind: KindDefinition,
     input: Data,
     workspaceId?: string,
+    alongside?: Alongside,
   ): Promise<{ item: Item; version: number }> {
     const row = this.newRow(kind, input, workspaceId);
     const { data } = row;
     const by = this.actor;
-    const event = by && this.created(kind, row, await this.titleOf(this.db, kind, row));
+    const event = by && this.created(kind, row, await this.titleOf(this.db, kind, row), alongside?.changes);
     // Everything the answer shows is known here: no RETURNING to read back and decode.
     const insert = async (db: Database) => {
       if (db === this.db)
@@ -379,12 +395,14 @@ export class Records {
     };
     // Without references there is nothing to check or lock: the INSERT alone is atomic, and
     // BEGIN/COMMIT would triple the round trips of the create.
-    if (!referenceFields(kind).some((f) => data[f.name] !== undefined))
+    if (!alongside && !referenceFields(kind).some((f) => data[f.name] !== undefined))
       return uniquely(data, () => insert(this.db));
     return uniquely(data, () =>
       this.db.transaction(async (tx) => {
         await this.checkReferences(tx, kind, data, workspaceId);
-        return insert(tx);
+        const created = await insert(tx);
+        await alongside?.write(tx, row.id);
+        return created;
       }),
     );
   }
@@ -413,7 +431,13 @@ export class Records {
   }
 
   /** The audit event of a new record: its values as given (listed when the trail is read), its secrets only as set. */
-  private created(kind: KindDefinition, row: ReturnType<Records["newRow"]>, title: string): AuditEvent {
+  private created(
+    kind: KindDefinition,
+    row: ReturnType<Records["newRow"]>,
+    title: string,
+    also: AuditChange[] = [],
+  ): AuditEvent {
+    const secrets = [...(secretsSet(kind, row.secrets) ?? []), ...also];
     return {
       action: "create",
       kind: kind.kind,
@@ -421,7 +445,7 @@ export class Records {
       title,
       workspaceId: row.workspaceId ?? "",
       created: row.data,
-      changes: secretsSet(kind, row.secrets),
+      changes: secrets.length ? secrets : null,
     };
   }
 
@@ -465,18 +489,7 @@ export class Records {
   ): Promise<{ item: Item; version: number }> {
     const by = this.actor;
     return this.db.transaction(async (tx) => {
-      const current = await this.row(tx, kind.kind, id, options.workspaceId, "update");
-      if (!current) throw notFound(id);
-      if (
-        options.ifMatch &&
-        options.ifMatch !== "*" &&
-        !options.ifMatch
-          .split(",")
-          .map((t) => t.trim())
-          .includes(etagOf(current.version))
-      ) {
-        throw problem(412, "record.stale", undefined, { currentETag: etagOf(current.version) });
-      }
+      const current = await this.current(tx, kind, id, options);
       const changed = kind.fields
         .filter(
           (f) => f.createOnly && current.data[f.name] !== undefined && input[f.name] !== current.data[f.name],
@@ -514,6 +527,58 @@ export class Records {
           .returning(),
       );
       if (by) await this.audit(tx, by, "update", kind, row!, changesOf(kind, current, row!));
+      return { item: toItem(kind, row!), version: row!.version };
+    });
+  }
+
+  /** The row an update or an action changes, locked, if the ETag the client read (If-Match) is still its. */
+  private async current(
+    tx: Tx,
+    kind: KindDefinition,
+    id: string,
+    options: { ifMatch?: string; workspaceId?: string },
+  ): Promise<Row> {
+    const current = await this.row(tx, kind.kind, id, options.workspaceId, "update");
+    if (!current) throw notFound(id);
+    if (
+      options.ifMatch &&
+      options.ifMatch !== "*" &&
+      !options.ifMatch
+        .split(",")
+        .map((t) => t.trim())
+        .includes(etagOf(current.version))
+    ) {
+      throw problem(412, "record.stale", undefined, { currentETag: etagOf(current.version) });
+    }
+    return current;
+  }
+
+  /**
+   * A record action (a broker client's revocation or new key): `change` decides, in the action's
+   * transaction and on the locked row, the fields only the server sets and writes what else goes
+   * with them; the record gets a new version (its ETag), and the trail an update listing the fields
+   * changed and the action's own `changes`.
+   */
+  async act(
+    kind: KindDefinition,
+    id: string,
+    options: { ifMatch?: string; workspaceId?: string },
+    change: (current: Row, tx: Tx) => Promise<ActionChange>,
+  ): Promise<{ item: Item; version: number }> {
+    const by = this.actor;
+    return this.db.transaction(async (tx) => {
+      const current = await this.current(tx, kind, id, options);
+      const { patch, changes = [] } = await change(current, tx);
+      const [row] = await tx
+        .update(records)
+        .set({
+          data: { ...current.data, ...patch },
+          version: current.version + 1,
+          updatedAt: new Date(),
+        })
+        .where(eq(records.id, id))
+        .returning();
+      if (by) await this.audit(tx, by, "update", kind, row!, [...changesOf(kind, current, row!), ...changes]);
       return { item: toItem(kind, row!), version: row!.version };
     });
   }

@@ -20,6 +20,8 @@ const clashes: Record<string, { field: string; code: MessageCode }> = {
   records_unique_thing_description_name: { field: "name", code: "conflict.thingDescriptionName" },
   records_unique_contract_stakeholder: { field: "stakeholderDid", code: "conflict.contractStakeholder" },
   records_unique_operation_sequence: { field: "sequenceNumber", code: "conflict.operationSequence" },
+  // Migration 0019: a broker client's name, which the data access log shows.
+  records_unique_broker_client_name: { field: "name", code: "conflict.brokerClientName" },
 };
 
 /** The error of a storage driver, bare or wrapped by the ORM: its SQLSTATE and message. */

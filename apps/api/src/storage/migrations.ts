@@ -464,6 +464,21 @@ const migrations: Array<{ name: string; sql: string }> = [
     `,
   },
   {
+    // Broker clients' keys (apps/api/src/broker-clients): only the SHA-256 hash of each client's
+    // current key, found by equality on the hot path of every /ngsi-ld/v1 request (the unique index),
+    // gone with its client (a revocation deletes it too). A client's name is unique: the data
+    // access log and the console name a client by it.
+    name: "0019_broker_client_keys",
+    sql: `
+      CREATE TABLE broker_client_keys (
+        client_id text PRIMARY KEY REFERENCES records (id) ON DELETE CASCADE,
+        key_hash text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX records_unique_broker_client_name ON records (name) WHERE kind = 'broker-clients'
+    `,
+  },
+  {
     // The decisions of the embedded broker's policy enforcement point (apps/api/src/pep): who was let
     // read or write which data, or refused and why. Identical decisions of one second are one row with
     // a count, so a client repeating a call (or a flood of refusals) costs one row, not one a request.

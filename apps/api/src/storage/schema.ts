@@ -54,6 +54,16 @@ export const sessions = pgTable("sessions", {
   permissionsCheckedAt: timestamp("permissions_checked_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * The SHA-256 hash (base64url) of each broker client's current key (migration 0019): never the key,
+ * which the client was shown once. Deleted with its client, or when the client is revoked.
+ */
+export const brokerClientKeys = pgTable("broker_client_keys", {
+  clientId: text("client_id").primaryKey(),
+  keyHash: text("key_hash").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** An authorization-code login in flight: state, PKCE verifier and nonce, kept in the database so any API process can finish it. */
 export const loginRequests = pgTable("login_requests", {
   state: text("state").primaryKey(),

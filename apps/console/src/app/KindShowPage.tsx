@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import {
+  brokerClients,
   contextBrokers,
   contractDetails,
   contracts,
@@ -27,6 +28,7 @@ import { CheckConnection } from "../health/CheckConnection.tsx";
 import { DataAccessPanel } from "../data-access/DataAccessPanel.tsx";
 import { checkedKinds } from "../health/healthApi.ts";
 import { CredentialConfigurationLink, IssuersLink } from "../fdsc/FdscLinks.tsx";
+import { BrokerClientActions } from "../broker-clients/BrokerClientActions.tsx";
 
 /**
  * A kind's show page (its code loads with the route, screens.tsx), with what is its own: a type's
@@ -76,6 +78,8 @@ const extras: Record<string, (item: Item) => ReactNode> = {
       <IssuersLink list={list} />
     </>
   ),
+  // Its key, shown once after its create and after New key; Revoke (issue 35).
+  [brokerClients.kind]: (client) => <BrokerClientActions client={client} />,
   // Its context source registrations, for any implementation (issue 27).
   [contextBrokers.kind]: (broker) => (
     <>

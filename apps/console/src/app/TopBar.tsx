@@ -9,7 +9,7 @@ import { useOpenWorkspaces } from "../workspaces/openWorkspaces.ts";
 import { LanguageFlags } from "./Flags.tsx";
 import { NavMenu, NavMenuItem } from "./NavMenu.tsx";
 
-/** Administration menu order of the spec; data actions have no menu entry. */
+/** Administration menu order of the spec, then Orrery's own; data actions have no menu entry. */
 const administration = [
   "services",
   "temporal-services",
@@ -22,6 +22,8 @@ const administration = [
   "trusted-issuers-lists",
   "policy-administration-points",
   "credentials-config-services",
+  // The machines that call the embedded broker with a key (issue 35): administrators only.
+  "broker-clients",
 ];
 
 export function TopBar() {

@@ -27,6 +27,8 @@ export const textAreas: Record<string, readonly string[]> = {
   audit: ["audit"],
   "data-access": ["dataAccess"],
   health: ["health"],
+  // A broker client's key dialog, New key and Revoke.
+  "broker-clients": ["brokerClients"],
 };
 
 /**
@@ -42,6 +44,8 @@ const inBase = [
   "fdsc.credentials.title",
   "fdsc.issuers.title",
   "fdsc.roleSync",
+  // How a list and a form write the default tenant among a broker client's tenants.
+  "brokerClients.defaultTenant",
 ];
 
 /** The area a key's texts are in, "base" for the first screen's: its longest prefix's. */

@@ -10,6 +10,7 @@ import { useCan } from "../permissions.ts";
 import { fieldErrorText } from "./fieldErrors.ts";
 import { labelOf } from "./fieldLabel.ts";
 import { HeadersEditor } from "./HeadersEditor.tsx";
+import { StringsEditor } from "./StringsEditor.tsx";
 import { useItem, useList, type Item } from "./queries.ts";
 import { useTitles } from "./titles.ts";
 
@@ -453,6 +454,24 @@ export function FieldInput({
             control={control}
             render={({ field: f }) => (
               <HeadersEditor value={f.value} onChange={f.onChange} invalid={!!error} />
+            )}
+          />
+        );
+        break;
+      case "strings":
+        control_ = (
+          <Controller
+            name={field.name}
+            control={control}
+            render={({ field: f }) => (
+              <StringsEditor
+                id={id}
+                value={f.value as string[] | undefined}
+                onChange={f.onChange}
+                blank={field.blank}
+                invalid={!!error}
+                describedBy={common["aria-describedby"]}
+              />
             )}
           />
         );

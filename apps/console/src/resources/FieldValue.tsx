@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName, type Field } from "@orrery/model";
@@ -127,6 +128,21 @@ export function FieldValue({ field, value, item }: { field: Field; value: unknow
             ))}
           </tbody>
         </table>
+      );
+    case "strings":
+      return (
+        <span className="text-break">
+          {(value as string[]).map((entry, i) => (
+            <Fragment key={i}>
+              {i > 0 && ", "}
+              {entry === "" && field.blank !== undefined ? (
+                <em>{t(field.blank)}</em>
+              ) : (
+                <span className="font-monospace">{entry}</span>
+              )}
+            </Fragment>
+          ))}
+        </span>
       );
     case "lines":
       return (

@@ -12,6 +12,7 @@ import { useItem } from "./queries.ts";
 import { ResourceForm } from "./ResourceForm.tsx";
 import { useTitles } from "./titles.ts";
 import { notify } from "../app/Toasts.tsx";
+import { handOver } from "./shownOnce.ts";
 
 /** Create and edit pages: breadcrumb, back button, form card; after saving, the item's show page. */
 export function FormPage({ kind, action }: { kind: KindDefinition; action: "create" | "edit" }) {
@@ -60,6 +61,8 @@ export function FormPage({ kind, action }: { kind: KindDefinition; action: "crea
               fixed={fixed}
               rules={rules}
               onSaved={(saved) => {
+                // A create's answer may show a secret once (a broker client's key): for the next page.
+                if (action === "create" && typeof saved.key === "string") handOver(saved.id, saved.key);
                 notify(
                   t(action === "create" ? "operations.created" : "operations.updated", {
                     one: k("one"),

@@ -23,12 +23,15 @@ export function fieldErrorText(
     case "custom": {
       if (error.message === "is required") return t("validation.required");
       const reserved = /^"(.+)" is reserved by NGSI-LD/.exec(error.message ?? "")?.[1];
-      return reserved ? t("validation.reserved", { name: reserved }) : error.message;
+      if (reserved) return t("validation.reserved", { name: reserved });
+      return error.message === "is given twice" ? t("validation.givenTwice") : error.message;
     }
     case "invalid_format":
       return "format" in field && field.format ? t(`formats.${field.format}`) : t("validation.invalid");
     case "too_big":
       if (field.input === "lines") return t("validation.count", { count: field.count });
+      if (field.input === "strings" && error.message?.includes("items"))
+        return t("validation.maxItems", { maximum: field.maxItems ?? 100 });
       return numeric
         ? t("validation.tooBig", { maximum: field.max })
         : t("validation.tooLong", { maximum: maxLengthOf(field) });

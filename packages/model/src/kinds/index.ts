@@ -1,6 +1,7 @@
 import type { KindDefinition } from "../kind.ts";
 import { authorizationRegistries } from "./authorization-registries.ts";
 import { authorizationRegistryGrants } from "./authorization-registry-grants.ts";
+import { brokerClients } from "./broker-clients.ts";
 import { contextBrokers, multiValuedBrokers } from "./context-brokers.ts";
 import { dataActions } from "./data-actions.ts";
 import { identityManagerGrants } from "./identity-manager-grants.ts";
@@ -32,6 +33,7 @@ import {
 } from "./wot.ts";
 
 export {
+  brokerClients,
   authorizationRegistries,
   authorizationRegistryGrants,
   contextBrokers,
@@ -82,6 +84,7 @@ export const platformKinds: readonly KindDefinition[] = [
   policyAdministrationPoints,
   credentialsConfigServices,
   dataActions,
+  brokerClients,
 ];
 
 /** Kinds of the workspace level: workspaces themselves, and what lives inside one. */

@@ -1,5 +1,5 @@
 import { defineKind } from "../kind.ts";
-import { description, name, reference } from "../fields.ts";
+import { description, name, reference, tenantName } from "../fields.ts";
 
 /** A grant is one of the chosen peer's: its secrets go to that peer only. */
 const ofIdentityManager = { field: "hasIdentityManager", via: "hasIdentityManager" } as const;
@@ -32,7 +32,7 @@ export const workspaces = defineKind({
       name: "contextBrokerTenant",
       input: "text",
       maxLength: 100,
-      pattern: /^[A-Za-z0-9_-]+$/,
+      pattern: tenantName,
       format: "ngsiName",
     },
     { name: "enableOffers", input: "boolean", default: false },
