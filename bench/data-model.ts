@@ -168,7 +168,7 @@ function whereTheTimeWent(tab: import("playwright-core").Page) {
 }
 
 /** 10,000 entities over 50 types, upserted into the embedded broker in batches. */
-async function fillBroker(base: string): Promise<number> {
+async function fillBroker(base: string, token: string): Promise<number> {
   const start = performance.now();
   const entity = (i: number) => {
     const t = i % DISCOVER_TYPES;
@@ -189,7 +189,7 @@ async function fillBroker(base: string): Promise<number> {
     const batch = Array.from({ length: Math.min(UPSERT_BATCH, ENTITIES - from) }, (_, k) => entity(from + k));
     const res = await fetch(`${base}/ngsi-ld/v1/entityOperations/upsert`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify(batch),
     });
     const text = await res.text();
@@ -259,7 +259,7 @@ async function main(): Promise<number> {
     }
 
     log(`[pglite] ${ENTITIES} entities over ${DISCOVER_TYPES} types into the embedded broker...`);
-    const fillMs = await fillBroker(app.base);
+    const fillMs = await fillBroker(app.base, app.token);
     const discoverWs = await embeddedWorkspace(app, app.port, "discover");
     await app.call("POST", `/api/workspace/${discoverWs}/data-model/generate`, 200, {});
     log("[pglite] auto-discover...");

@@ -80,6 +80,7 @@ async function main(): Promise<number> {
       method: "POST",
       headers: {
         "content-type": "application/json",
+        authorization: `Bearer ${token}`,
         link: `<${context}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
       },
       body: JSON.stringify(batch),
@@ -99,6 +100,7 @@ async function main(): Promise<number> {
       method: "PATCH",
       headers: {
         "content-type": "application/json",
+        authorization: `Bearer ${token}`,
         link: `<${context}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
       },
       body: JSON.stringify({ temperature: { type: "Property", value: 20 + (writes++ % 10) } }),

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startFakeSmartDataModels } from "../test/fakes/smart-data-models.ts";
-import { en, label, signIn } from "./support.ts";
+import { bearer, en, label, signIn } from "./support.ts";
 
 /*
  * The data model from outside: properties imported from a Smart Data Models definition (served by
@@ -139,16 +139,18 @@ test("an administrator auto-discovers the types written straight into the broker
       refBuilding: { type: "Relationship", object: `urn:ngsi-ld:Building:townhall-${suffix}` },
     },
   ];
+  // Written as the signed-in administrator: the broker answers no one without a credential.
+  await signIn(page, "admin");
+  const headers = { "content-type": "application/json", ...(await bearer(page)) };
   for (const entity of entities) {
     const res = await fetch(`${baseURL}/ngsi-ld/v1/entities`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers,
       body: JSON.stringify(entity),
     });
     expect(res.status, await res.text()).toBe(201);
   }
 
-  await signIn(page, "admin");
   const workspaceUrl = await createWorkspace(page, "Discovered city", "discovered-city");
   // Auto-discover needs an up-to-date model: not offered before the first generation.
   await expect(page.getByRole("button", { name: en.dataModel.generate })).toBeVisible();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import fr from "../apps/console/src/i18n/fr.json" with { type: "json" };
-import { en, signIn } from "./support.ts";
+import { bearer, en, signIn } from "./support.ts";
 
 /**
  * A context broker's registrations on its page: a second instance of the embedded broker runs as
@@ -98,9 +98,11 @@ test("an administrator registers a second broker in the embedded one, sees its e
 
   // Federation: the embedded broker's query includes the second broker's vehicle (local=true does not).
   const query = `${baseURL}/ngsi-ld/v1/entities?type=Vehicle&attrs=speed`;
-  const federated = (await (await fetch(query)).json()) as Array<{ id: string }>;
+  // As the signed-in administrator: the broker's policy enforcement point answers no one without a credential.
+  const headers = await bearer(page);
+  const federated = (await (await fetch(query, { headers })).json()) as Array<{ id: string }>;
   expect(federated.map((e) => e.id)).toContain(vehicle);
-  const local = (await (await fetch(`${query}&local=true`)).json()) as Array<{ id: string }>;
+  const local = (await (await fetch(`${query}&local=true`, { headers })).json()) as Array<{ id: string }>;
   expect(local.map((e) => e.id)).not.toContain(vehicle);
 
   // In French too.

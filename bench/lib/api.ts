@@ -50,10 +50,15 @@ function caller(base: string, token: string, close: () => Promise<void>): Runnin
  * PUBLIC_URL is its own address, so that the embedded broker can fetch the workspaces' published
  * @context from it.
  */
-export async function startApi(place: {
-  storage: Storage;
-  dataDir: string;
-}): Promise<RunningApi & { port: number; config: Config; token: string }> {
+export async function startApi(
+  place: {
+    storage: Storage;
+    dataDir: string;
+  },
+  env: Record<string, string> = {},
+): Promise<
+  RunningApi & { port: number; config: Config; token: string; tokenFor(role: string): Promise<string> }
+> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig(
@@ -65,6 +70,7 @@ export async function startApi(place: {
       PORT: String(port),
       PUBLIC_URL: base,
       ...withoutBackgroundChecks,
+      ...env,
     },
     ["--no-demo"],
   );
@@ -73,7 +79,8 @@ export async function startApi(place: {
   const close = onCleanup(() => app.close());
   await app.listen({ host: "127.0.0.1", port });
   const token = await adminToken(sessions, config);
-  return { ...caller(base, token, close), port, config, token };
+  const tokenFor = (role: string) => roleToken(sessions, config, role);
+  return { ...caller(base, token, close), port, config, token, tokenFor };
 }
 
 /** Calls and parses the answer: `json(api.call(...))`. */
@@ -115,17 +122,20 @@ export async function embeddedWorkspace(
   return workspace.id;
 }
 
-/** A bearer token with the admin role of config/permissions.yaml, for a bench's own calls. */
-export async function adminToken(sessions: Sessions, config: Config): Promise<string> {
+/** A bearer token with a role of config/permissions.yaml. */
+async function roleToken(sessions: Sessions, config: Config, role: string): Promise<string> {
   const { token } = await sessions.create({
-    subject: "bench",
-    username: "bench",
+    subject: `bench-${role}`,
+    username: `bench-${role}`,
     provider: "bench",
-    permissions: loadPolicy(config.permissionsFile).permissionsFor(["admin"]),
+    permissions: loadPolicy(config.permissionsFile).permissionsFor([role]),
     expiresAt: new Date(Date.now() + 3600_000),
   });
   return token;
 }
+
+/** A bearer token with the admin role of config/permissions.yaml, for a bench's own calls. */
+export const adminToken = (sessions: Sessions, config: Config) => roleToken(sessions, config, "admin");
 
 /**
  * The API as users run it: its own Node process (`tsx apps/api/src/main.ts`), so the load

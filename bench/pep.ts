@@ -1,0 +1,168 @@
+/**
+ * bench/pep (issue 35): what the embedded broker's policy enforcement point costs. One tenant of
+ * the embedded broker holds ENTITIES shelves; the same reads go through the PEP as each kind of
+ * holder, over real HTTP on the embedded default (PGlite):
+ * - one entity read (GET /entities/{id}), one at a time, the holders taking turns so that drift
+ *   touches all alike: p50 and p95 by holder, and the p50's difference to an administrator's token
+ *   (goal: an allowed read costs < 2 ms more at p50 than the same read by an admin token);
+ * - a query page (GET /entities?type=Shelf&limit=20), CONCURRENCY in flight: throughput with the PEP
+ *   (an operator's token, who passes by the workspaces they may read) against the same process run
+ *   with BROKER_AUTH=open (goal: >= 80% of it).
+ * Prints a table and writes bench/results/pep.json. Run: `npx tsx bench/pep.ts`.
+ * Environment: BENCH_TIME_LIMIT_SECONDS (default 600).
+ */
+import { embeddedWorkspace, json, startApi } from "./lib/api.ts";
+import { pgliteDriver } from "./lib/databases.ts";
+import { request } from "./lib/http.ts";
+import { median, percentile, Sample } from "./lib/measure.ts";
+import { lat, loadAverage, met, rate, table, writeResults } from "./lib/report.ts";
+import { runBench } from "./lib/run.ts";
+import { sized } from "./lib/smoke.ts";
+
+const ENTITIES = sized(1_000, 20);
+const READS = sized(1_000, 20);
+const QUERIES = sized(3_000, 40);
+const CONCURRENCY = 8;
+const TENANT = "pepbench";
+const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 600);
+const LOAD_BEFORE = loadAverage();
+const round = (n: number) => Math.round(n * 100) / 100;
+const log = (...args: unknown[]) => console.error(...args);
+const shelf = (i: number) => `urn:ngsi-ld:Shelf:${String(i).padStart(6, "0")}`;
+
+type Api = Awaited<ReturnType<typeof startApi>>;
+
+/** The shelves, written once by the administrator. */
+async function fill(api: Api) {
+  const headers = {
+    authorization: `Bearer ${api.token}`,
+    "ngsild-tenant": TENANT,
+    "content-type": "application/json",
+  };
+  for (let from = 0; from < ENTITIES; from += 500) {
+    const batch = Array.from({ length: Math.min(500, ENTITIES - from) }, (_, k) => ({
+      id: shelf(from + k),
+      type: "Shelf",
+      name: { type: "Property", value: `Shelf ${from + k}` },
+      numberOfItems: { type: "Property", value: (from + k) % 100 },
+    }));
+    const res = await request(
+      `${api.base}/ngsi-ld/v1/entityOperations/upsert`,
+      "POST",
+      headers,
+      JSON.stringify(batch),
+    );
+    if (res.status !== 201 && res.status !== 204)
+      throw new Error(`upsert: ${res.status} ${res.text.slice(0, 200)}`);
+  }
+}
+
+const reader = (api: Api, credential: Record<string, string>) => async (path: string) => {
+  const res = await request(`${api.base}/ngsi-ld/v1${path}`, "GET", {
+    ...credential,
+    "ngsild-tenant": TENANT,
+  });
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text.slice(0, 200)}`);
+};
+
+/** Query throughput, CONCURRENCY in flight, after a warm-up. */
+async function queries(read: (path: string) => Promise<void>) {
+  const page = (i: number) => read(`/entities?type=Shelf&limit=20&offset=${(i * 20) % ENTITIES}`);
+  await new Sample().run(0, sized(200, 5), CONCURRENCY, page);
+  const sample = new Sample();
+  await sample.run(0, QUERIES, CONCURRENCY, page);
+  return sample.figures();
+}
+
+async function main(): Promise<number> {
+  const fresh = await pgliteDriver().fresh();
+  let api = await startApi(fresh);
+  try {
+    await embeddedWorkspace(api, api.port, "pep", { tenant: TENANT });
+    await fill(api);
+    const client = await json<{ key: string }>(
+      api.call("POST", "/api/broker-clients", 201, {
+        name: "Bench agent",
+        tenants: [TENANT],
+        access: "read",
+      }),
+    );
+    const holders: Record<string, Record<string, string>> = {
+      admin: { authorization: `Bearer ${api.token}` },
+      operator: { authorization: `Bearer ${await api.tokenFor("operator")}` },
+      "broker client": { authorization: `Bearer ${client.key}` },
+    };
+    log(`${ENTITIES} shelves; ${READS} reads by each of ${Object.keys(holders).length} holders, in turns...`);
+    const times: Record<string, number[]> = Object.fromEntries(Object.keys(holders).map((h) => [h, []]));
+    const reads = Object.entries(holders).map(
+      ([name, credential]) => [name, reader(api, credential)] as const,
+    );
+    for (let i = 0; i < READS + 50; i++)
+      for (const [name, read] of reads) {
+        const start = performance.now();
+        await read(`/entities/${shelf((i * 7) % ENTITIES)}`);
+        if (i >= 50) times[name]!.push(performance.now() - start);
+      }
+    const adminP50 = median(times.admin!);
+    const byHolder = Object.fromEntries(
+      Object.entries(times).map(([name, ms]) => {
+        const sorted = [...ms].sort((a, b) => a - b);
+        return [
+          name,
+          {
+            p50Ms: round(median(ms)),
+            p95Ms: round(percentile(sorted, 95)),
+            moreThanAdminMs: round(median(ms) - adminP50),
+          },
+        ];
+      }),
+    );
+    log(`query throughput with the PEP (operator), ${QUERIES} pages, ${CONCURRENCY} in flight...`);
+    const enforced = await queries(reader(api, holders.operator!));
+    await api.close();
+
+    log("the same with BROKER_AUTH=open...");
+    api = await startApi(fresh, { BROKER_AUTH: "open" });
+    const open = await queries(reader(api, {}));
+    const keeps = enforced.perSecond / open.perSecond;
+    const worstExtra = Math.max(...Object.values(byHolder).map((h) => h.moreThanAdminMs));
+    const figures = {
+      entities: ENTITIES,
+      reads: READS,
+      read: byHolder,
+      query: { enforced, open, keeps: round(keeps), concurrency: CONCURRENCY },
+      goals: {
+        readExtraP50Ms: { goal: 2, worst: worstExtra, met: worstExtra < 2 },
+        queryThroughputKept: { goal: 0.8, value: round(keeps), met: keeps >= 0.8 },
+      },
+    };
+    console.log(
+      table(
+        ["figure", "value", "goal", ""],
+        [
+          ...Object.entries(byHolder).map(([name, h]) => [
+            `one entity read, ${name} (p50 / p95)`,
+            `${h.p50Ms} / ${h.p95Ms} ms (${h.moreThanAdminMs >= 0 ? "+" : ""}${h.moreThanAdminMs} ms)`,
+            name === "admin" ? "" : "< +2 ms",
+            name === "admin" ? "" : met(h.moreThanAdminMs < 2),
+          ]),
+          [
+            `query page, PEP on (operator), ${CONCURRENCY} in flight`,
+            `${rate(enforced)} (${lat(enforced)})`,
+            "",
+            "",
+          ],
+          [`query page, BROKER_AUTH=open`, `${rate(open)} (${lat(open)})`, "", ""],
+          ["throughput kept with the PEP", `${Math.round(keeps * 100)}%`, ">= 80%", met(keeps >= 0.8)],
+        ],
+      ),
+    );
+    console.log(`written to ${writeResults("pep", LOAD_BEFORE, figures)}`);
+    return 0;
+  } finally {
+    await api.close();
+    await fresh.dispose();
+  }
+}
+
+runBench(main, TIME_LIMIT_S);
