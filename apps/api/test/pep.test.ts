@@ -204,6 +204,65 @@ describe("console users", () => {
   });
 });
 
+describe("broker clients", () => {
+  it("a key reaches its tenants with its access, and nothing once revoked", async () => {
+    const tenant = tenantOf(w.workspace);
+    const created = await w.api("POST", "/api/broker-clients", {
+      name: "Shelf sensor agent",
+      tenants: [tenant],
+      access: "read",
+    });
+    expect(created.status).toBe(201);
+    const key = bearer(created.body.key);
+    const read = await call("GET", "/entities?type=Building", { ...key, "ngsild-tenant": tenant });
+    expect(read.status).toBe(200);
+    const write = await call(
+      "POST",
+      "/entities",
+      { ...key, "ngsild-tenant": tenant },
+      shelf("urn:ngsi-ld:Building:agent"),
+    );
+    expect(write.status).toBe(403);
+    expect(write.body.reason).toBe("clientReadOnly");
+    const elsewhere = await call("GET", "/types", key);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.reason).toBe("clientScope");
+
+    const { etag } = (await w.api("GET", `/api/broker-clients/${created.body.id}`)).headers as {
+      etag: string;
+    };
+    const writer = await w.api(
+      "PUT",
+      `/api/broker-clients/${created.body.id}`,
+      { name: "Shelf sensor agent", tenants: [tenant], access: "write" },
+      { "if-match": etag },
+    );
+    expect(writer.status).toBe(200);
+    expect(
+      (
+        await call(
+          "POST",
+          "/entities",
+          { ...key, "ngsild-tenant": tenant },
+          shelf("urn:ngsi-ld:Building:agent"),
+        )
+      ).status,
+    ).toBe(201);
+
+    const revoked = await w.api("POST", `/api/broker-clients/${created.body.id}/revoke`);
+    expect(revoked.status).toBeLessThan(300);
+    const after = await call("GET", "/entities?type=Building", { ...key, "ngsild-tenant": tenant });
+    expect(after.status).toBe(401);
+    expect(after.body.reason).toBe("unknownToken");
+
+    const log = await w.api("GET", `/api/data-access?holder=${encodeURIComponent("Shelf sensor agent")}`);
+    expect(log.body.items.map((d: { reason: string }) => d.reason)).toEqual(
+      expect.arrayContaining(["permit", "clientReadOnly", "clientScope"]),
+    );
+    expect(JSON.stringify(log.body)).not.toContain(created.body.key);
+  });
+});
+
 describe("the data access log", () => {
   it("lists every decision with its reason, to administrators only, and a workspace's own to its operators", async () => {
     const tenant = tenantOf(w.workspace);
