@@ -207,6 +207,7 @@ describe("top bar", () => {
       "Credentials configuration services",
       "Broker clients",
       "Activity",
+      "Data access",
       "Status",
     ]);
   });
