@@ -61,7 +61,10 @@ describe(`dev login over HTTP (${driver})`, () => {
     const { token } = issued(await submit(await loginPage(), { username: "viewer", password: "viewer" }));
     const api = client(t, token);
     expect((await api("GET", "/api/authorization/permissions")).body).toEqual([
-      { action: "GET", resource: "^/api/(?!(audit|broker-clients)(/|$)).*" },
+      {
+        action: "GET",
+        resource: "^/api/(?!(audit|data-access|broker-clients)(/|$)|workspace/[^/]+/data-access(/|$)).*",
+      },
     ]);
     expect((await api("GET", "/api/audit")).status).toBe(403);
     expect((await api("GET", "/api/data-actions")).status).toBe(200);

@@ -28,7 +28,7 @@ export const en = {
   "pep.noToken":
     "This request needs a credential: send Authorization: Bearer <token> (an Orrery token, a broker client's key or a data-space consumer's token).",
   "pep.badCredential":
-    "The credential cannot be read: send one token, as Authorization: Bearer <token> or X-Auth-Token: <token>.",
+    "The credential cannot be read: send one token, in the Authorization header (Bearer <token>) or in X-Auth-Token.",
   "pep.unknownToken": "The token is unknown or has expired.",
   "pep.expired": "The token has expired.",
   "pep.forbidden": "You may not read the data of {tenant}: no workspace you may read uses it.",

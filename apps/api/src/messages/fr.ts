@@ -25,7 +25,7 @@ export const fr: Record<MessageCode, string> = {
   "pep.noToken":
     "Cette requête demande un justificatif : envoyez Authorization: Bearer <jeton> (un jeton Orrery, la clé d’un client du broker ou le jeton d’un consommateur de l’espace de données).",
   "pep.badCredential":
-    "Le justificatif est illisible : envoyez un seul jeton, en Authorization: Bearer <jeton> ou X-Auth-Token: <jeton>.",
+    "Le justificatif est illisible : envoyez un seul jeton, dans l’en-tête Authorization (Bearer <jeton>) ou dans X-Auth-Token.",
   "pep.unknownToken": "Le jeton est inconnu ou a expiré.",
   "pep.expired": "Le jeton a expiré.",
   "pep.forbidden":

@@ -125,7 +125,7 @@ describe(`conformance as the ETSI NGSI-LD suite reads the spec (${driver})`, () 
     const r = await t.app.inject({
       method: "DELETE",
       url: "/ngsi-ld/v1/entities/urn:ngsi-ld:T:del",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${await t.tokenFor("admin")}` },
     });
     expect(r.statusCode, r.body).toBe(204);
   });
