@@ -157,7 +157,8 @@ export async function buildApp(
   registerImportRoutes(app, records, hooks.properties!, config);
   registerDataServiceLinkRoutes(app, records);
   registerUsersRoutes(app, records, config);
-  registerWotRoutes(app, records, config, registerLiveRoutes(app, records, config));
+  const live = registerLiveRoutes(app, records, config);
+  registerWotRoutes(app, records, config, live);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);
@@ -171,7 +172,11 @@ export async function buildApp(
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker. Its routes are outside /api, so the console's permission guard
   // does not apply to them: the broker's own access control is a later decision (issue 5).
-  await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", db });
+  await app.register(ngsiLdBroker, {
+    prefix: "/ngsi-ld/v1",
+    db,
+    notifications: { local: live.localDelivery },
+  });
   await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
   return { app, routes, records, sessions };

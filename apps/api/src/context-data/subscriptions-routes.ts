@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isAllowed } from "@orrery/model";
 import type { Config } from "../config.ts";
+import { withoutLiveEndpoint } from "../live/channels.ts";
 import type { Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
 import { workspaceData } from "./workspace-data.ts";
@@ -75,6 +77,15 @@ const updateInput = z.preprocess(withoutEmpty, subscriptionFields.omit({ id: tru
 
 const subscription = z.record(z.string(), z.unknown());
 
+/**
+ * Whether the caller sees where a live channel's notifications go (its address and proof): those
+ * who may register context brokers. Anyone else could post forged notifications with them.
+ */
+const seesLiveEndpoints = (request: FastifyRequest) =>
+  isAllowed(request.session?.permissions ?? [], "POST", "/api/context-brokers");
+const shownTo = (request: FastifyRequest) => (s: Record<string, unknown>) =>
+  seesLiveEndpoints(request) ? s : withoutLiveEndpoint(s);
+
 const typesOf = (s: Record<string, unknown>) =>
   ((s.entities as Array<{ type?: string }> | undefined) ?? []).map((e) => e.type);
 
@@ -103,7 +114,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
       const client = await broker(request.params.workspaceId, request);
       const { type } = request.query;
       const all = await viaBroker(() => listOrEmpty(() => client.subscriptions(), []));
-      return type ? all.filter((s) => typesOf(s).includes(type)) : all;
+      return (type ? all.filter((s) => typesOf(s).includes(type)) : all).map(shownTo(request));
     },
   );
 
@@ -114,7 +125,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
     },
     async (request) => {
       const client = await broker(request.params.workspaceId, request);
-      return viaBroker(() => client.getSubscription(request.params.subscriptionId));
+      return shownTo(request)(await viaBroker(() => client.getSubscription(request.params.subscriptionId)));
     },
   );
 
@@ -136,7 +147,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
         await client.createSubscription({ ...input, id });
         return client.getSubscription(id);
       });
-      return reply.code(201).send(created);
+      return reply.code(201).send(shownTo(request)(created));
     },
   );
 
@@ -148,10 +159,12 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
     async (request) => {
       const client = await broker(request.params.workspaceId, request);
       const { subscriptionId } = request.params;
-      return viaBroker(async () => {
-        await client.updateSubscription(subscriptionId, request.body);
-        return client.getSubscription(subscriptionId);
-      });
+      return shownTo(request)(
+        await viaBroker(async () => {
+          await client.updateSubscription(subscriptionId, request.body);
+          return client.getSubscription(subscriptionId);
+        }),
+      );
     },
   );
 

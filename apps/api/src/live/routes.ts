@@ -4,13 +4,15 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { LocalDelivery } from "@orrery/broker";
 import type { Entity, NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { callerOf, LiveChannels, NOTIFY_PATH, type Watch } from "./channels.ts";
+import { callerOf, LiveChannels, NOTIFY_PATH, PROOF_HEADER, type Watch } from "./channels.ts";
+import { usesOwnBroker } from "./own-broker.ts";
 import { eventStream, Mailboxes, wantsEventStream } from "./streams.ts";
 
 /** What one live request observes: a watch of the workspace's broker, and what a listener receives of each notified entity. */
@@ -32,6 +34,8 @@ export interface Observation {
 
 export interface Live {
   channels: LiveChannels;
+  /** The embedded broker's delivery to the channels inside this process (its `notifications.local`). */
+  localDelivery: LocalDelivery;
   /** Answers a live request: Server-Sent Events when asked, else a long poll (its HEAD handshake already listens). */
   serve(request: FastifyRequest, reply: FastifyReply, observation: Observation): Promise<unknown>;
 }
@@ -39,13 +43,19 @@ export interface Live {
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 /**
- * The live channel's routes: the brokers' notification endpoint (public: its address is the
- * secret, 256 random bits, and the notification must name the channel's subscription), and the
- * console's stream of a workspace's entity changes. The WoT observations use `serve`.
+ * The live channel's routes: the brokers' notification endpoint (public: its address is a secret,
+ * 256 random bits, the notification must name the channel's subscription and carry the channel's
+ * proof header, and it takes nothing for channels of this process's embedded broker, which
+ * delivers inside the process), and the console's stream of a workspace's entity changes. The WoT
+ * observations use `serve`.
  */
 export function registerLiveRoutes(app: FastifyInstance, records: Records, config: Config): Live {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const channels = new LiveChannels(config.liveNotifyUrl, app.log);
+  const channels = new LiveChannels(config.liveNotifyUrl, app.log, {
+    lingerMs: 30_000,
+    lifetimeMs: 10 * 60_000,
+    ownBroker: (workspaceId) => usesOwnBroker(records, config, workspaceId),
+  });
   const mailboxes = new Mailboxes();
   let deleteSubscriptions = async () => {};
   // A connection that never sent a byte holds no request, yet the server waits for its header
@@ -78,7 +88,11 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
       },
     },
     async (request, reply) => {
-      if (!channels.notify(request.params.secret, request.body)) throw problem(404, "live.unknownChannel");
+      const proof = request.headers[PROOF_HEADER.toLowerCase()];
+      if (
+        !channels.notify(request.params.secret, request.body, typeof proof === "string" ? proof : undefined)
+      )
+        throw problem(404, "live.unknownChannel");
       return reply.code(204).send();
     },
   );
@@ -168,5 +182,12 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
     },
   );
 
-  return { channels, serve };
+  return {
+    channels,
+    serve,
+    localDelivery: {
+      deliver: (endpoint, notification, receiverInfo) =>
+        channels.deliverLocal(endpoint, notification, receiverInfo),
+    },
+  };
 }

@@ -20,7 +20,7 @@ let small: StandaloneBroker;
 const smallTimeoutMs = 800;
 const smallBytes = 256 * 1024;
 
-async function broker(options: Parameters<typeof startStandalone>[0]["broker"]) {
+async function broker(options: NonNullable<Parameters<typeof startStandalone>[0]>["broker"]) {
   const dir = mkdtempSync(join(tmpdir(), "orrery-federation-bounds-"));
   const db = await freshDatabase();
   dirs.push(dir);
