@@ -50,6 +50,8 @@ export interface Config {
    * (HEALTH_CHECK_INTERVAL_SECONDS, 0 = only on demand) and how long one check waits (HEALTH_CHECK_TIMEOUT_SECONDS).
    */
   health: { intervalSeconds: number; timeoutSeconds: number };
+  /** What one user may hold of the live channel (LIVE_MAX_STREAMS_PER_USER 50, LIVE_MAX_CHANNELS_PER_USER 25). */
+  live: { streamsPerUser: number; channelsPerUser: number };
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -156,6 +158,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     health: {
       intervalSeconds: seconds(env, "HEALTH_CHECK_INTERVAL_SECONDS", 60, 0),
       timeoutSeconds: seconds(env, "HEALTH_CHECK_TIMEOUT_SECONDS", 10, 0.1),
+    },
+    live: {
+      streamsPerUser: positive("LIVE_MAX_STREAMS_PER_USER", env.LIVE_MAX_STREAMS_PER_USER, 50),
+      channelsPerUser: positive("LIVE_MAX_CHANNELS_PER_USER", env.LIVE_MAX_CHANNELS_PER_USER, 25),
     },
     googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
       ? {

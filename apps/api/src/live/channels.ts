@@ -78,6 +78,16 @@ interface Channel {
 
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 
+/** One channel per workspace, caller, type or entity, and attributes watched: its listeners share one broker subscription. */
+export const channelKey = (watch: Watch) =>
+  JSON.stringify([
+    watch.workspaceId,
+    watch.caller ?? "",
+    watch.type,
+    watch.entityId ?? null,
+    [...(watch.attributes ?? [])].sort(),
+  ]);
+
 /**
  * The one live channel of the API: a broker subscription per watch, owned by this process, whose
  * notifications come back to `POST /api/live/notify/{secret}` and are fanned out to the listeners
@@ -104,13 +114,7 @@ export class LiveChannels {
 
   /** Listens on the channel of a watch, creating its broker subscription first; the returned function stops listening. */
   async listen(watch: Watch, client: NgsiLdClient, listener: Listener): Promise<() => void> {
-    const key = JSON.stringify([
-      watch.workspaceId,
-      watch.caller ?? "",
-      watch.type,
-      watch.entityId ?? null,
-      [...(watch.attributes ?? [])].sort(),
-    ]);
+    const key = channelKey(watch);
     const refusedUntil = this.unreachable.get(watch.workspaceId) ?? 0;
     // 503: the console polls instead (and tries the stream again later).
     if (refusedUntil > Date.now())

@@ -11,8 +11,9 @@ import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { callerOf, LiveChannels, NOTIFY_PATH, PROOF_HEADER, type Watch } from "./channels.ts";
+import { callerOf, channelKey, LiveChannels, NOTIFY_PATH, PROOF_HEADER, type Watch } from "./channels.ts";
 import { usesOwnBroker } from "./own-broker.ts";
+import { LiveQuotas } from "./quotas.ts";
 import { eventStream, Mailboxes, wantsEventStream } from "./streams.ts";
 
 /** What one live request observes: a watch of the workspace's broker, and what a listener receives of each notified entity. */
@@ -57,6 +58,7 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
     ownBroker: (workspaceId) => usesOwnBroker(records, config, workspaceId),
   });
   const mailboxes = new Mailboxes();
+  const quotas = new LiveQuotas(config.live);
   let deleteSubscriptions = async () => {};
   // A connection that never sent a byte holds no request, yet the server waits for its header
   // time-out (60 s) before it closes: undici's pools leave such connections to this process's
@@ -121,15 +123,35 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
         }),
       );
     };
+    // A user's streams and channels are counted by who they are, not by token (a user may hold many).
+    const user = request.session
+      ? JSON.stringify([request.session.provider, request.session.subject])
+      : digest(request.bearer ?? "");
+    /** Holds a stream while `listen` subscribes, and gives it back with the returned unlisten (or the failure). */
+    const held = async (run: () => Promise<() => void>) => {
+      const release = quotas.take(user, channelKey(watch));
+      try {
+        const unlisten = await run();
+        return () => {
+          unlisten();
+          release();
+        };
+      } catch (err) {
+        release();
+        throw err;
+      }
+    };
     if (request.method !== "HEAD" && wantsEventStream(request)) {
       // What comes between the subscription and the stream's opening is sent first.
       const early: unknown[] = [];
       let ended = false;
       let send = (value: unknown) => void early.push(value);
       let end = () => void (ended = true);
-      const unlisten = await listen(
-        (value) => send(value),
-        () => end(),
+      const unlisten = await held(() =>
+        listen(
+          (value) => send(value),
+          () => end(),
+        ),
       );
       const stream = eventStream(reply, unlisten);
       ({ send, end } = stream);
@@ -144,7 +166,7 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
       observation.about,
       watch.entityId ?? watch.type,
     ]);
-    await mailboxes.open(key, (sink) => listen(sink.push, sink.end));
+    await mailboxes.open(key, (sink) => held(() => listen(sink.push, sink.end)));
     if (request.method === "HEAD") return reply.code(200).send();
     const taken = await mailboxes.take(key, reply);
     if ("ended" in taken) throw problem(503, "live.channelEnded");
@@ -171,10 +193,14 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
+      const { type } = request.query;
       const data = await workspaceData(records, config, workspaceId, request);
+      // Before any broker subscription: a made-up type would cost one for nothing.
+      if (!(await data.dataModel()).types.some((t) => t.name === type))
+        throw problem(404, "live.unknownType", { type });
       const client = await viaBroker(() => data.broker());
       return serve(request, reply, {
-        watch: { workspaceId, type: request.query.type, entityId: request.query.id },
+        watch: { workspaceId, type, entityId: request.query.id },
         client,
         about: "entities",
         valueOf: (entity) => entity,
