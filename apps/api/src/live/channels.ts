@@ -90,7 +90,8 @@ export const channelKey = (watch: Watch) =>
 
 /**
  * The one live channel of the API: a broker subscription per watch, owned by this process, whose
- * notifications come back to `POST /api/live/notify/{secret}` and are fanned out to the listeners
+ * notifications come back (inside the process from its own embedded broker, else to
+ * `POST /api/live/notify/{secret}` with the channel's proof header) and are fanned out to the listeners
  * (Server-Sent Events of the console, WoT observations and events). A channel is created by its
  * first listener, deleted from the broker a while after its last one left, and expires in the
  * broker unless renewed, so a process that stops leaves nothing for long; its leftovers (marked by
