@@ -155,8 +155,9 @@ export class LiveChannels {
   /**
    * A notification the embedded broker of this process delivers to one of its endpoints (the
    * broker's LocalDelivery): undefined when the address is not a live channel's of this process
-   * (sent over HTTP); "elsewhere" when it is another process's channel on the same broker (a
-   * live channel's address without a proof: that process's worker takes it).
+   * (sent over HTTP); "elsewhere" when it may be another process's channel on the same broker (a
+   * live channel's address without a proof, or at this process's address with a secret it does
+   * not hold): that process's worker takes it, or the outbox gives up after a while.
    */
   deliverLocal(
     endpoint: string,
@@ -166,7 +167,8 @@ export class LiveChannels {
     const mine = `${this.notifyBase}${NOTIFY_PATH}`;
     if (endpoint.startsWith(mine)) {
       const channel = this.bySecret.get(endpoint.slice(mine.length));
-      return channel ? this.fanOut(channel, notification) : false;
+      // Unknown here: another process may have been given the same LIVE_NOTIFY_URL (the balancer's).
+      return channel ? this.fanOut(channel, notification) : "elsewhere";
     }
     const proven = Object.keys(receiverInfo).some((k) => k.toLowerCase() === PROOF_HEADER.toLowerCase());
     return pathOf(endpoint).startsWith(NOTIFY_PATH) && !proven ? "elsewhere" : undefined;
