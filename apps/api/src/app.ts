@@ -174,7 +174,8 @@ export async function buildApp(
   registerDataServiceLinkRoutes(app, records);
   registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
-  registerWotRoutes(app, records, config, registerLiveRoutes(app, records, config));
+  const live = registerLiveRoutes(app, records, config);
+  registerWotRoutes(app, records, config, live);
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);
@@ -186,8 +187,13 @@ export async function buildApp(
   registerHealthRoutes(app, records, db, config);
   await registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
-  // The embedded NGSI-LD broker, behind its own policy enforcement point (src/pep).
-  await app.register(ngsiLdBroker, { prefix: BROKER_PREFIX, db });
+  // The embedded NGSI-LD broker, behind its own policy enforcement point (src/pep); it delivers
+  // the notifications of this process's live channels inside the process.
+  await app.register(ngsiLdBroker, {
+    prefix: BROKER_PREFIX,
+    db,
+    notifications: { local: live.localDelivery },
+  });
   await app.register(brokerVersion);
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
   return { app, routes, brokerRoutes, records, sessions, brokerClientKeys };

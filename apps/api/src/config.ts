@@ -58,6 +58,8 @@ export interface Config {
   brokerAuth: "enforce" | "open";
   /** How long a data-space consumer's decision (holder, role, target) is reused (PEP_DECISION_CACHE_SECONDS, 30). */
   pepDecisionCacheSeconds: number;
+  /** What one user may hold of the live channel (LIVE_MAX_STREAMS_PER_USER 50, LIVE_MAX_CHANNELS_PER_USER 25). */
+  live: { streamsPerUser: number; channelsPerUser: number };
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -181,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
     },
     brokerAuth: brokerAuth(env.BROKER_AUTH, host),
     pepDecisionCacheSeconds: seconds(env, "PEP_DECISION_CACHE_SECONDS", 30, 0),
+    live: {
+      streamsPerUser: positive("LIVE_MAX_STREAMS_PER_USER", env.LIVE_MAX_STREAMS_PER_USER, 50),
+      channelsPerUser: positive("LIVE_MAX_CHANNELS_PER_USER", env.LIVE_MAX_CHANNELS_PER_USER, 25),
+    },
     googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
       ? {
           keyFile: resolve(baseDir, env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE),

@@ -201,6 +201,14 @@ describe("console users", () => {
       (await call("POST", "/subscriptions", { ...admin, ...tenant }, subscription("http://127.0.0.1:9/hook")))
         .status,
     ).toBe(201);
+    // The API's own route to the same broker asks the same.
+    const operatorApi = client(w.t, await w.t.tokenFor("operator"));
+    const viaApi = await operatorApi("POST", `${w.path}/subscriptions`, subscription("http://10.1.2.3/hook"));
+    expect(viaApi.status).toBe(403);
+    expect(viaApi.body.code).toBe("pep.privateEndpoint");
+    expect(
+      (await w.api("POST", `${w.path}/subscriptions`, subscription("http://10.1.2.3/hook"))).status,
+    ).toBe(201);
   });
 });
 

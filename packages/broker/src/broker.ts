@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { registerBatchRoutes } from "./batch.ts";
 import { DeliveryWorker, defaultDeliveryOptions, type DeliveryOptions } from "./delivery.ts";
+import type { FederationOptions } from "./federation.ts";
 import { History } from "./history.ts";
 import { Notifier } from "./notifier.ts";
 import { periodicNotifications } from "./periodic.ts";
@@ -48,6 +49,8 @@ export interface BrokerOptions {
   notifications?: Partial<DeliveryOptions> & { enabled?: boolean };
   /** Most instances per attribute a temporal query returns (more is 206 Partial Content). Default 1000. */
   temporalInstanceCap?: number;
+  /** The bounds of distributed reads over context source registrations (federation.ts). */
+  federation?: Partial<FederationOptions>;
 }
 
 /** What the route modules share. */

@@ -34,7 +34,35 @@ export interface DeliveryOptions {
   retryMaxMs: number;
   /** Rows claimed per round. Default 50. */
   batchSize: number;
+  /** Endpoints the host serves in its own process, delivered there without HTTP (none by default). */
+  local?: LocalDelivery;
 }
+
+/**
+ * What the host that mounts the broker takes in its own process (the API's live channel): a
+ * notification to one of its own endpoints never travels over HTTP, so nobody who can read the
+ * subscription (and its endpoint) can forge one by POSTing to that address.
+ */
+export interface LocalDelivery {
+  /**
+   * Offered each notification before it is sent: `undefined`, not a local endpoint (sent over
+   * HTTP); `true`, taken; `false`, a local endpoint with no receiver (a failed delivery);
+   * `"elsewhere"`, the receiver is another process of the host sharing this database, whose own
+   * worker takes it (given back to the outbox, due again at once; a failure after many tries).
+   */
+  deliver(
+    endpoint: string,
+    notification: Record<string, unknown>,
+    receiverInfo: Record<string, string>,
+  ): boolean | "elsewhere" | undefined;
+}
+
+/**
+ * A notification for another process of the host is due again this soon, so that its worker takes
+ * it; after this many tries (an address no process owns) it is a failed delivery.
+ */
+const handOverDelayMs = 200;
+const handOverAttempts = 50;
 
 export const defaultDeliveryOptions: DeliveryOptions = {
   pollIntervalMs: 1000,
@@ -231,7 +259,14 @@ export class DeliveryWorker {
     const onStop = () => abort.abort(new Error("the broker is stopping"));
     this.stopping.signal.addEventListener("abort", onStop);
     try {
-      const { body, headers } = await this.render(sub, tenant, payload);
+      const { body, headers, notification } = await this.render(sub, tenant, payload);
+      const receiverInfo = Object.fromEntries(
+        (sub.notification.endpoint.receiverInfo ?? []).map(({ key, value }) => [key, value]),
+      );
+      const taken = this.options.local?.deliver(sub.notification.endpoint.uri, notification, receiverInfo);
+      if (taken === "elsewhere") return await this.handOver(rows, sub.id, tenant);
+      if (taken === false) throw new Error("no receiver of this process listens at this address");
+      if (taken === true) return await this.succeeded(rows, sub, tenant);
       const response = await fetch(sub.notification.endpoint.uri, {
         method: "POST",
         headers,
@@ -249,17 +284,18 @@ export class DeliveryWorker {
       clearTimeout(timer);
       this.stopping.signal.removeEventListener("abort", onStop);
     }
-    if (problem === undefined) {
-      const now = new Date().toISOString();
-      await this.db.execute(sql`DELETE FROM broker_notifications WHERE id = ANY(${idList(rows)})`);
-      await this.db.execute(sql`
-        UPDATE broker_subscriptions SET times_sent = times_sent + 1, last_notification = ${now}::timestamptz,
-          last_success = ${now}::timestamptz, delivery_status = 'ok'
-        WHERE tenant = ${tenant} AND id = ${sub.id}`);
-      return;
-    }
+    if (problem === undefined) return this.succeeded(rows, sub, tenant);
     this.log.debug({ subscription: sub.id, problem }, "NGSI-LD notification not delivered");
     await this.failed(rows, sub.id, tenant, problem);
+  }
+
+  private async succeeded(rows: Claimed[], sub: StoredSubscription, tenant: string): Promise<void> {
+    const now = new Date().toISOString();
+    await this.db.execute(sql`DELETE FROM broker_notifications WHERE id = ANY(${idList(rows)})`);
+    await this.db.execute(sql`
+      UPDATE broker_subscriptions SET times_sent = times_sent + 1, last_notification = ${now}::timestamptz,
+        last_success = ${now}::timestamptz, delivery_status = 'ok'
+      WHERE tenant = ${tenant} AND id = ${sub.id}`);
   }
 
   private async failed(rows: Claimed[], id: string, tenant: string, _problem: string): Promise<void> {
@@ -284,6 +320,15 @@ export class DeliveryWorker {
   private async release(rows: Claimed[]): Promise<void> {
     await this.db.execute(sql`
       UPDATE broker_notifications SET attempts = greatest(0, attempts - 1), next_attempt_at = ${new Date().toISOString()}::timestamptz
+      WHERE id = ANY(${idList(rows)})`);
+  }
+
+  /** Leaves rows to the worker of another process of the host (LocalDelivery "elsewhere"). */
+  private async handOver(rows: Claimed[], id: string, tenant: string): Promise<void> {
+    if (Math.max(...rows.map((r) => r.attempts)) >= handOverAttempts)
+      return this.failed(rows, id, tenant, "no process of the host took it");
+    await this.db.execute(sql`
+      UPDATE broker_notifications SET next_attempt_at = ${new Date(Date.now() + handOverDelayMs).toISOString()}::timestamptz
       WHERE id = ANY(${idList(rows)})`);
   }
 
@@ -325,7 +370,7 @@ export class DeliveryWorker {
       headers["content-type"] = "application/json";
       headers.link = `<${ctx.linkUrl}>; rel="${CONTEXT_REL}"; type="application/ld+json"`;
     }
-    return { body: JSON.stringify(notification), headers };
+    return { body: JSON.stringify(notification), headers, notification };
   }
 }
 

@@ -5,6 +5,7 @@ import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
 import type { Instance, StoredEntity } from "./model.ts";
 import { newEntity } from "./operations.ts";
+import { badRequest } from "./problems.ts";
 import { boolParam, stringParam, type Page, type Query } from "./params.ts";
 import type { EntityQuery } from "./query.ts";
 import {
@@ -38,12 +39,40 @@ import { toPgArray } from "./storage.ts";
  * - Paging: each source is asked for its first offset+limit entities (ordered by id, as this broker
  *   orders them), the union is ordered by id and the page cut from it. The count adds the sources'
  *   counts and removes only the duplicates seen in the page: with overlapping sources it can be high.
+ * - Bounds (federation options, below): offset+limit beyond `maxEntities` is refused with 400 when a
+ *   source would be asked (a query that stays local is not capped); one source has one deadline per
+ *   query, all its pages together (`timeoutMs`; a registration's management.timeout may shorten it,
+ *   never lengthen it: a longer one is kept as its client sent it and not waited for, so that clients
+ *   sending the spec's shapes keep working and rows stored before the bound are bounded too); and at
+ *   most `maxBytes` are read from one source per query, the read stopping there. A source past a
+ *   bound is a failed source: the answer is the rest, with its NGSILD-Warning, never a 504.
  * - Registrations are read at most once a second per tenant (registration-store.ts); the endpoint
  *   is any http(s) URL the registering client gave, as in the other brokers.
  */
 const contextRel = "http://www.w3.org/ns/json-ld#context";
 /** A source is asked for this many entities at most per call (Stellio's cap is 100; notes §2). */
 const sourcePage = 100;
+
+/** The bounds of distributed reads (BrokerOptions.federation). */
+export interface FederationOptions {
+  /**
+   * How long one query waits for one source, all its pages together; a registration's
+   * management.timeout may shorten it, not lengthen it. Keep it under the timeout of the broker's
+   * own clients (the API's is 10 s), so that a slow source never times out their whole request.
+   * Default 5000 ms.
+   */
+  timeoutMs: number;
+  /** Most entities (offset + limit) a query may ask each source for; beyond is 400. Default 1000. */
+  maxEntities: number;
+  /** Most bytes read from one source for one query; beyond, the source counts as failed (111). Default 8 MiB. */
+  maxBytes: number;
+}
+
+export const defaultFederationOptions: FederationOptions = {
+  timeoutMs: 5000,
+  maxEntities: 1000,
+  maxBytes: 8 * 1024 * 1024,
+};
 
 export const apiBaseOf = (endpoint: string) =>
   /\/ngsi-ld\/v1\/?$/.test(endpoint)
@@ -102,22 +131,44 @@ async function sourcesFor(
   );
 }
 
-/** Largest answer a source may send; a larger one is not NGSI-LD this broker takes in (111). */
-const maxAnswerBytes = 16 * 1024 * 1024;
+/**
+ * What one query may still take from one source: the time left (one deadline for all its pages)
+ * and the bytes left. Made per source and query by `allowance`; `done` clears its timer.
+ */
+interface Allowance {
+  signal: AbortSignal;
+  bytesLeft: number;
+  maxBytes: number;
+  done(): void;
+}
+
+function allowance(broker: Broker, r: StoredRegistration): Allowance {
+  const { federation } = contextSourcesOf(broker)!;
+  const ms = Math.min(r.management?.timeout ?? federation.timeoutMs, federation.timeoutMs);
+  // A plain timer, not AbortSignal.timeout: the latter once let a silent peer hang past it on Node 20 (delivery.ts).
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("no answer in time", "TimeoutError")), ms);
+  return {
+    signal: controller.signal,
+    bytesLeft: federation.maxBytes,
+    maxBytes: federation.maxBytes,
+    done: () => clearTimeout(timer),
+  };
+}
+
 class TooLarge extends Error {}
 
-/** The body as text, read no further than maxAnswerBytes (a source cannot fill this process's memory). */
-async function bounded(response: Response): Promise<string> {
+/** The body as text, read no further than what the allowance has left (a source cannot fill this process's memory). */
+async function bounded(response: Response, budget: Allowance): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
-  let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    size += value.byteLength;
-    if (size > maxAnswerBytes) {
-      await reader.cancel();
+    budget.bytesLeft -= value.byteLength;
+    if (budget.bytesLeft < 0) {
+      await reader.cancel().catch(() => undefined);
       throw new TooLarge();
     }
     chunks.push(value);
@@ -133,12 +184,13 @@ async function ask(
   r: StoredRegistration,
   path: string,
   params: Record<string, string | undefined>,
+  budget: Allowance,
   /** A POST's body (a Query): sent as it came, its @context in it or the request's as a Link. */
   body?: unknown,
-): Promise<{ body?: unknown; count?: number; warnings: string[] }> {
+): Promise<{ body?: unknown; count?: number; warnings: string[]; failed?: true }> {
   const url = new URL(`${apiBaseOf(r.endpoint)}${path}`);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
-  const { identity, timeoutMs } = contextSourcesOf(broker)!;
+  const { identity } = contextSourcesOf(broker)!;
   const via = viaOf(request);
   const inlineContext = typeof body === "object" && body !== null && "@context" in body;
   const headers: Record<string, string> = {
@@ -158,20 +210,28 @@ async function ask(
       method: body === undefined ? "GET" : "POST",
       body: body === undefined ? undefined : JSON.stringify(body),
       headers,
-      signal: AbortSignal.timeout(r.management?.timeout ?? timeoutMs),
+      signal: budget.signal,
+      redirect: "manual",
     });
-    text = await bounded(response);
+    text = await bounded(response, budget);
   } catch (error) {
     if (error instanceof TooLarge)
       return {
-        warnings: [warning(111, agent, `context source ${r.id} answered more than ${maxAnswerBytes} bytes`)],
+        failed: true,
+        warnings: [
+          warning(
+            111,
+            agent,
+            `context source ${r.id} answered more than ${budget.maxBytes} bytes for this query`,
+          ),
+        ],
       };
     const e = error as Error;
     const why =
-      e.name === "TimeoutError" || e.name === "AbortError"
+      budget.signal.aborted || e.name === "TimeoutError" || e.name === "AbortError"
         ? "no answer in time"
         : `not reachable (${(e as { cause?: Error }).cause?.message ?? e.message})`;
-    return { warnings: [warning(199, agent, `context source ${r.id} ${why}`)] };
+    return { failed: true, warnings: [warning(199, agent, `context source ${r.id} ${why}`)] };
   }
   const passed = response.headers.get("ngsild-warning");
   const warnings = passed ? [passed] : [];
@@ -291,6 +351,11 @@ export async function queryWithSources(
     return local(page);
   }
   const wanted = page.offset + page.limit;
+  const { federation } = contextSourcesOf(broker)!;
+  if (wanted > federation.maxEntities)
+    throw badRequest(
+      `offset + limit is ${wanted}; a query that registered context sources answer may reach no further than ${federation.maxEntities} entities (ask with local=true for this broker's own entities beyond)`,
+    );
   const forwarded: Record<string, string | undefined> = {};
   for (const k of [
     "type",
@@ -311,21 +376,29 @@ export async function queryWithSources(
       const entities: StoredEntity[] = [];
       const sourceWarnings: string[] = [];
       let count: number | undefined;
-      for (let offset = 0; offset < Math.max(wanted, 1); offset += sourcePage) {
-        const limit = Math.max(1, Math.min(sourcePage, wanted - offset));
-        const paging = {
-          limit: String(limit),
-          offset: String(offset),
-          ...(page.count && offset === 0 ? { count: "true" } : {}),
-        };
-        const answer = post
-          ? await ask(broker, request, ngsi, r, "/entityOperations/query", paging, request.body)
-          : await ask(broker, request, ngsi, r, "/entities", { ...forwarded, ...paging });
-        const got = keep(answer, r, ngsi);
-        sourceWarnings.push(...answer.warnings);
-        if (offset === 0) count = answer.count;
-        entities.push(...got);
-        if (got.length < limit || answer.body === undefined) break;
+      const budget = allowance(broker, r);
+      try {
+        for (let offset = 0; offset < Math.max(wanted, 1); offset += sourcePage) {
+          const limit = Math.max(1, Math.min(sourcePage, wanted - offset));
+          const paging = {
+            limit: String(limit),
+            offset: String(offset),
+            ...(page.count && offset === 0 ? { count: "true" } : {}),
+          };
+          const answer = post
+            ? await ask(broker, request, ngsi, r, "/entityOperations/query", paging, budget, request.body)
+            : await ask(broker, request, ngsi, r, "/entities", { ...forwarded, ...paging }, budget);
+          // A source past its deadline or byte budget is a failed source: none of its pages is kept.
+          if (answer.failed)
+            return { entities: [], warnings: [...sourceWarnings, ...answer.warnings], auxiliary: false };
+          const got = keep(answer, r, ngsi);
+          sourceWarnings.push(...answer.warnings);
+          if (offset === 0) count = answer.count;
+          entities.push(...got);
+          if (got.length < limit || answer.body === undefined) break;
+        }
+      } finally {
+        budget.done();
       }
       return { entities, count, warnings: sourceWarnings, auxiliary: r.mode === "auxiliary" };
     }),
@@ -379,10 +452,21 @@ export async function retrieveWithSources(
   let entity = local;
   const answers = await Promise.all(
     sources.map(async (r) => {
-      const answer = await ask(broker, request, ngsi, r, `/entities/${encodeURIComponent(id)}`, {
-        attrs: stringParam(request.query as Query, "attrs"),
-      });
-      return { r, answer, entities: keep(answer, r, ngsi) };
+      const budget = allowance(broker, r);
+      try {
+        const answer = await ask(
+          broker,
+          request,
+          ngsi,
+          r,
+          `/entities/${encodeURIComponent(id)}`,
+          { attrs: stringParam(request.query as Query, "attrs") },
+          budget,
+        );
+        return { r, answer, entities: keep(answer, r, ngsi) };
+      } finally {
+        budget.done();
+      }
     }),
   );
   for (const { r, answer, entities } of answers.sort(

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { FederationOptions } from "./federation.ts";
 import type { StoredRegistration } from "./registration-model.ts";
 import type { BrokerDatabase } from "./storage.ts";
 import type { DeliveryStatus, StoredSubscription } from "./subscription-model.ts";
@@ -188,8 +189,8 @@ export interface ContextSources {
   csourceSubscriptions: CsourceSubscriptionStore;
   /** This broker's name in Via headers (loop detection), one per broker instance. */
   identity: string;
-  /** How long a source may take to answer (a registration's management.timeout overrides). */
-  timeoutMs: number;
+  /** The bounds of distributed reads (federation.ts). */
+  federation: FederationOptions;
   /** How long a registration subscription's endpoint may take to answer. */
   notificationTimeoutMs: number;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Geometry } from "geojson";
 import { isDateTime, isUri } from "./attributes.ts";
 import type { Broker, BrokerOptions } from "./broker.ts";
+import { defaultFederationOptions } from "./federation.ts";
 import { geoMatches, parseGeoQuery } from "./geo.ts";
 import { checkParams, listParam, pageParams, stringParam, type Page, type Query } from "./params.ts";
 import { NgsiLdError, badRequest, notFound, problemType } from "./problems.ts";
@@ -95,7 +96,7 @@ export function registerRegistrationRoutes(
     registrations,
     csourceSubscriptions,
     identity: `orrery-${randomUUID()}`,
-    timeoutMs: 5000,
+    federation: { ...defaultFederationOptions, ...options.federation },
     notificationTimeoutMs: options.notifications?.timeoutMs ?? 5000,
   });
   const idOf = (params: unknown, name: string, what: string): string => {

@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../config.ts";
+import { withoutLiveEndpoint } from "../live/channels.ts";
+import { usesOwnBroker } from "../live/own-broker.ts";
+import { isAdministrator } from "../pep/enforce.ts";
+import { privateEndpoint } from "../pep/endpoints.ts";
+import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
 import { workspaceData } from "./workspace-data.ts";
@@ -75,6 +80,14 @@ const updateInput = z.preprocess(withoutEmpty, subscriptionFields.omit({ id: tru
 
 const subscription = z.record(z.string(), z.unknown());
 
+/**
+ * Whether the caller sees where a live channel's notifications go (its address and proof): those
+ * who may register context brokers. Anyone else could post forged notifications with them.
+ */
+const seesLiveEndpoints = (request: FastifyRequest) => !!request.session && isAdministrator(request.session);
+const shownTo = (request: FastifyRequest) => (s: Record<string, unknown>) =>
+  seesLiveEndpoints(request) ? s : withoutLiveEndpoint(s);
+
 const typesOf = (s: Record<string, unknown>) =>
   ((s.entities as Array<{ type?: string }> | undefined) ?? []).map((e) => e.type);
 
@@ -87,6 +100,16 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
   const tags = ["subscriptions"];
   const broker = async (workspaceId: string, request: Parameters<typeof workspaceData>[3]) =>
     (await workspaceData(records, config, workspaceId, request)).broker();
+  /**
+   * A subscription on this process's embedded broker makes this server send its notifications: to a
+   * private address only when an administrator writes it (as the broker's own enforcement point says).
+   */
+  const requireReachableEndpoint = async (request: FastifyRequest, workspaceId: string, uri: unknown) => {
+    if (typeof uri !== "string" || (request.session && isAdministrator(request.session))) return;
+    const found = await privateEndpoint([uri]);
+    if (found && (await usesOwnBroker(records, workspaceId)))
+      throw problem(403, "pep.privateEndpoint", { endpoint: found });
+  };
 
   api.get(
     "/api/workspace/:workspaceId/subscriptions",
@@ -103,7 +126,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
       const client = await broker(request.params.workspaceId, request);
       const { type } = request.query;
       const all = await viaBroker(() => listOrEmpty(() => client.subscriptions(), []));
-      return type ? all.filter((s) => typesOf(s).includes(type)) : all;
+      return (type ? all.filter((s) => typesOf(s).includes(type)) : all).map(shownTo(request));
     },
   );
 
@@ -114,7 +137,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
     },
     async (request) => {
       const client = await broker(request.params.workspaceId, request);
-      return viaBroker(() => client.getSubscription(request.params.subscriptionId));
+      return shownTo(request)(await viaBroker(() => client.getSubscription(request.params.subscriptionId)));
     },
   );
 
@@ -129,6 +152,11 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
       },
     },
     async (request, reply) => {
+      await requireReachableEndpoint(
+        request,
+        request.params.workspaceId,
+        request.body.notification.endpoint.uri,
+      );
       const client = await broker(request.params.workspaceId, request);
       const input = request.body;
       const id = input.id ?? `urn:ngsi-ld:Subscription:${randomUUID()}`;
@@ -136,7 +164,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
         await client.createSubscription({ ...input, id });
         return client.getSubscription(id);
       });
-      return reply.code(201).send(created);
+      return reply.code(201).send(shownTo(request)(created));
     },
   );
 
@@ -146,12 +174,19 @@ export function registerSubscriptionRoutes(app: FastifyInstance, records: Record
       schema: { tags, summary: "Update a subscription", params: subscriptionParams, body: updateInput },
     },
     async (request) => {
+      await requireReachableEndpoint(
+        request,
+        request.params.workspaceId,
+        request.body.notification?.endpoint?.uri,
+      );
       const client = await broker(request.params.workspaceId, request);
       const { subscriptionId } = request.params;
-      return viaBroker(async () => {
-        await client.updateSubscription(subscriptionId, request.body);
-        return client.getSubscription(subscriptionId);
-      });
+      return shownTo(request)(
+        await viaBroker(async () => {
+          await client.updateSubscription(subscriptionId, request.body);
+          return client.getSubscription(subscriptionId);
+        }),
+      );
     },
   );
 

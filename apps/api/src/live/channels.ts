@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Entity, NgsiLdClient, Subscription } from "@orrery/ngsi-ld";
 import { problem } from "../problems.ts";
 
@@ -32,6 +32,14 @@ export const LIVE_MARK = "Orrery live channel";
 /** The path, under the API's address, where brokers deliver a channel's notifications. */
 export const NOTIFY_PATH = "/api/live/notify/";
 
+/**
+ * The header (a receiverInfo of the channel's subscription, which NGSI-LD brokers send as a header
+ * with each notification) that proves a notification comes from the broker: a second secret,
+ * hidden from non-admins like the address. The embedded broker of this process is given none: it
+ * delivers inside the process (deliverLocal), and the address takes nothing for those channels.
+ */
+export const PROOF_HEADER = "Orrery-Live-Proof";
+
 export interface ChannelOptions {
   /** How long a channel stays after its last listener left (a long poll comes back, a page is reopened). */
   lingerMs: number;
@@ -44,12 +52,18 @@ export interface ChannelOptions {
   checkMs?: number;
   /** How long the API then refuses channels on that workspace's broker, so screens poll at once; default 10 min. */
   unreachableMs?: number;
+  /** Whether the workspace's broker is this process's embedded broker (own-broker.ts); none: never. */
+  ownBroker?: (workspaceId: string) => Promise<boolean>;
 }
 
 interface Channel {
   key: string;
   workspaceId: string;
   secret: string;
+  /** The second secret other brokers send in PROOF_HEADER. */
+  proof: string;
+  /** Fed by this process's embedded broker, inside the process only. */
+  local: boolean;
   subscriptionId: string;
   client: NgsiLdClient;
   ready: Promise<void>;
@@ -64,9 +78,20 @@ interface Channel {
 
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 
+/** One channel per workspace, caller, type or entity, and attributes watched: its listeners share one broker subscription. */
+export const channelKey = (watch: Watch) =>
+  JSON.stringify([
+    watch.workspaceId,
+    watch.caller ?? "",
+    watch.type,
+    watch.entityId ?? null,
+    [...(watch.attributes ?? [])].sort(),
+  ]);
+
 /**
  * The one live channel of the API: a broker subscription per watch, owned by this process, whose
- * notifications come back to `POST /api/live/notify/{secret}` and are fanned out to the listeners
+ * notifications come back (inside the process from its own embedded broker, else to
+ * `POST /api/live/notify/{secret}` with the channel's proof header) and are fanned out to the listeners
  * (Server-Sent Events of the console, WoT observations and events). A channel is created by its
  * first listener, deleted from the broker a while after its last one left, and expires in the
  * broker unless renewed, so a process that stops leaves nothing for long; its leftovers (marked by
@@ -90,13 +115,7 @@ export class LiveChannels {
 
   /** Listens on the channel of a watch, creating its broker subscription first; the returned function stops listening. */
   async listen(watch: Watch, client: NgsiLdClient, listener: Listener): Promise<() => void> {
-    const key = JSON.stringify([
-      watch.workspaceId,
-      watch.caller ?? "",
-      watch.type,
-      watch.entityId ?? null,
-      [...(watch.attributes ?? [])].sort(),
-    ]);
+    const key = channelKey(watch);
     const refusedUntil = this.unreachable.get(watch.workspaceId) ?? 0;
     // 503: the console polls instead (and tries the stream again later).
     if (refusedUntil > Date.now())
@@ -122,10 +141,42 @@ export class LiveChannels {
     };
   }
 
-  /** A notification a broker delivered: true when it belongs to a channel of this process (secret and subscription agree). */
-  notify(secret: string, notification: { subscriptionId?: unknown; data?: unknown }): boolean {
+  /**
+   * A notification POSTed to a channel's address: taken (true) only when the secret names a
+   * channel of this process, the notification names its subscription, and it carries the channel's
+   * proof; never for a channel of the embedded broker of this process, which delivers in process.
+   */
+  notify(secret: string, notification: Notification, proof: string | undefined): boolean {
     const channel = this.bySecret.get(secret);
-    if (!channel || channel.closed || notification.subscriptionId !== channel.subscriptionId) return false;
+    if (!channel || channel.local || !sameSecret(proof, channel.proof)) return false;
+    return this.fanOut(channel, notification);
+  }
+
+  /**
+   * A notification the embedded broker of this process delivers to one of its endpoints (the
+   * broker's LocalDelivery): undefined when the address is not a live channel's of this process
+   * (sent over HTTP); "elsewhere" when it may be another process's channel on the same broker (a
+   * live channel's address without a proof, or at this process's address with a secret it does
+   * not hold): that process's worker takes it, or the outbox gives up after a while.
+   */
+  deliverLocal(
+    endpoint: string,
+    notification: Notification,
+    receiverInfo: Record<string, string>,
+  ): boolean | "elsewhere" | undefined {
+    const mine = `${this.notifyBase}${NOTIFY_PATH}`;
+    if (endpoint.startsWith(mine)) {
+      const channel = this.bySecret.get(endpoint.slice(mine.length));
+      // Unknown here: another process may have been given the same LIVE_NOTIFY_URL (the balancer's).
+      return channel ? this.fanOut(channel, notification) : "elsewhere";
+    }
+    const proven = Object.keys(receiverInfo).some((k) => k.toLowerCase() === PROOF_HEADER.toLowerCase());
+    return pathOf(endpoint).startsWith(NOTIFY_PATH) && !proven ? "elsewhere" : undefined;
+  }
+
+  /** Hands a channel's notification to its listeners; false when it names another subscription. */
+  private fanOut(channel: Channel, notification: Notification): boolean {
+    if (channel.closed || notification.subscriptionId !== channel.subscriptionId) return false;
     channel.delivered = true;
     clearInterval(channel.check);
     this.unreachable.delete(channel.workspaceId);
@@ -195,6 +246,8 @@ export class LiveChannels {
       key,
       workspaceId: watch.workspaceId,
       secret,
+      proof: randomBytes(32).toString("base64url"),
+      local: false,
       // Named here, so that a notification racing the creation's answer is already recognised.
       subscriptionId: `urn:ngsi-ld:Subscription:orrery-live-${randomUUID()}`,
       client,
@@ -206,6 +259,8 @@ export class LiveChannels {
     this.bySecret.set(secret, channel);
     channel.ready = (async () => {
       await this.sweep(watch.workspaceId, client);
+      channel.local = (await this.options.ownBroker?.(watch.workspaceId)) ?? false;
+      const uri = `${this.notifyBase}${NOTIFY_PATH}${secret}`;
       await client.createSubscription({
         id: channel.subscriptionId,
         description: `${LIVE_MARK}: ${watch.entityId ?? watch.type}, for the API's listeners (deleted when they leave)`,
@@ -213,7 +268,13 @@ export class LiveChannels {
         ...(watch.attributes?.length ? { watchedAttributes: watch.attributes } : {}),
         notification: {
           format: "normalized",
-          endpoint: { uri: `${this.notifyBase}${NOTIFY_PATH}${secret}`, accept: "application/json" },
+          endpoint: channel.local
+            ? { uri, accept: "application/json" }
+            : {
+                uri,
+                accept: "application/json",
+                receiverInfo: [{ key: PROOF_HEADER, value: channel.proof }],
+              },
         },
         expiresAt: this.expiry(),
       });
@@ -294,6 +355,46 @@ export class LiveChannels {
 
 const endpointOf = (s: Subscription) =>
   (s.notification as { endpoint?: { uri?: unknown } } | undefined)?.endpoint?.uri;
+
+type Notification = { subscriptionId?: unknown; data?: unknown };
+
+const pathOf = (url: string) => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
+};
+
+/** Compares in constant time (the digests have one length whatever was sent). */
+const sameSecret = (given: string | undefined, expected: string) =>
+  given !== undefined &&
+  timingSafeEqual(
+    createHash("sha256").update(given).digest(),
+    createHash("sha256").update(expected).digest(),
+  );
+
+/** Whether a subscription is a live channel's (of this API or another process of it). */
+export const isLiveChannel = (s: Record<string, unknown>) =>
+  String(s.description ?? "").startsWith(LIVE_MARK) ||
+  pathOf(String(endpointOf(s as Subscription) ?? "")).startsWith(NOTIFY_PATH);
+
+/**
+ * A live channel's subscription as a non-admin may read it: without its address and receiverInfo
+ * (the proof), which would let the reader post notifications to the channel.
+ */
+export function withoutLiveEndpoint<T extends Record<string, unknown>>(s: T): T {
+  if (!isLiveChannel(s)) return s;
+  const notification = s.notification as { endpoint?: Record<string, unknown> } | undefined;
+  if (!notification?.endpoint) return s;
+  const {
+    uri: _uri,
+    receiverInfo: _receiverInfo,
+    notifierInfo: _notifierInfo,
+    ...endpoint
+  } = notification.endpoint;
+  return { ...s, notification: { ...notification, endpoint } };
+}
 
 /** The `caller` of a watch: the digest of the SIOP-2 token the broker reads, if any. */
 export const callerOf = (gatewayAuthorization: string | undefined) =>

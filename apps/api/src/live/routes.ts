@@ -4,13 +4,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { LocalDelivery } from "@orrery/broker";
 import type { Entity, NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { callerOf, LiveChannels, NOTIFY_PATH, type Watch } from "./channels.ts";
+import { callerOf, channelKey, LiveChannels, NOTIFY_PATH, PROOF_HEADER, type Watch } from "./channels.ts";
+import { usesOwnBroker } from "./own-broker.ts";
+import { LiveQuotas } from "./quotas.ts";
 import { eventStream, Mailboxes, wantsEventStream } from "./streams.ts";
 
 /** What one live request observes: a watch of the workspace's broker, and what a listener receives of each notified entity. */
@@ -32,6 +35,8 @@ export interface Observation {
 
 export interface Live {
   channels: LiveChannels;
+  /** The embedded broker's delivery to the channels inside this process (its `notifications.local`). */
+  localDelivery: LocalDelivery;
   /** Answers a live request: Server-Sent Events when asked, else a long poll (its HEAD handshake already listens). */
   serve(request: FastifyRequest, reply: FastifyReply, observation: Observation): Promise<unknown>;
 }
@@ -39,14 +44,21 @@ export interface Live {
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 /**
- * The live channel's routes: the brokers' notification endpoint (public: its address is the
- * secret, 256 random bits, and the notification must name the channel's subscription), and the
- * console's stream of a workspace's entity changes. The WoT observations use `serve`.
+ * The live channel's routes: the brokers' notification endpoint (public: its address is a secret,
+ * 256 random bits, the notification must name the channel's subscription and carry the channel's
+ * proof header, and it takes nothing for channels of this process's embedded broker, which
+ * delivers inside the process), and the console's stream of a workspace's entity changes. The WoT
+ * observations use `serve`.
  */
 export function registerLiveRoutes(app: FastifyInstance, records: Records, config: Config): Live {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const channels = new LiveChannels(config.liveNotifyUrl, app.log);
+  const channels = new LiveChannels(config.liveNotifyUrl, app.log, {
+    lingerMs: 30_000,
+    lifetimeMs: 10 * 60_000,
+    ownBroker: (workspaceId) => usesOwnBroker(records, workspaceId),
+  });
   const mailboxes = new Mailboxes();
+  const quotas = new LiveQuotas(config.live);
   let deleteSubscriptions = async () => {};
   // A connection that never sent a byte holds no request, yet the server waits for its header
   // time-out (60 s) before it closes: undici's pools leave such connections to this process's
@@ -78,7 +90,11 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
       },
     },
     async (request, reply) => {
-      if (!channels.notify(request.params.secret, request.body)) throw problem(404, "live.unknownChannel");
+      const proof = request.headers[PROOF_HEADER.toLowerCase()];
+      if (
+        !channels.notify(request.params.secret, request.body, typeof proof === "string" ? proof : undefined)
+      )
+        throw problem(404, "live.unknownChannel");
       return reply.code(204).send();
     },
   );
@@ -107,15 +123,35 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
         }),
       );
     };
+    // A user's streams and channels are counted by who they are, not by token (a user may hold many).
+    const user = request.session
+      ? JSON.stringify([request.session.provider, request.session.subject])
+      : digest(request.bearer ?? "");
+    /** Holds a stream while `listen` subscribes, and gives it back with the returned unlisten (or the failure). */
+    const held = async (run: () => Promise<() => void>) => {
+      const release = quotas.take(user, channelKey(watch));
+      try {
+        const unlisten = await run();
+        return () => {
+          unlisten();
+          release();
+        };
+      } catch (err) {
+        release();
+        throw err;
+      }
+    };
     if (request.method !== "HEAD" && wantsEventStream(request)) {
       // What comes between the subscription and the stream's opening is sent first.
       const early: unknown[] = [];
       let ended = false;
       let send = (value: unknown) => void early.push(value);
       let end = () => void (ended = true);
-      const unlisten = await listen(
-        (value) => send(value),
-        () => end(),
+      const unlisten = await held(() =>
+        listen(
+          (value) => send(value),
+          () => end(),
+        ),
       );
       const stream = eventStream(reply, unlisten);
       ({ send, end } = stream);
@@ -130,7 +166,7 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
       observation.about,
       watch.entityId ?? watch.type,
     ]);
-    await mailboxes.open(key, (sink) => listen(sink.push, sink.end));
+    await mailboxes.open(key, (sink) => held(() => listen(sink.push, sink.end)));
     if (request.method === "HEAD") return reply.code(200).send();
     const taken = await mailboxes.take(key, reply);
     if ("ended" in taken) throw problem(503, "live.channelEnded");
@@ -157,10 +193,14 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
+      const { type } = request.query;
       const data = await workspaceData(records, config, workspaceId, request);
+      // Before any broker subscription: a made-up type would cost one for nothing.
+      if (!(await data.dataModel()).types.some((t) => t.name === type))
+        throw problem(404, "live.unknownType", { type });
       const client = await viaBroker(() => data.broker());
       return serve(request, reply, {
-        watch: { workspaceId, type: request.query.type, entityId: request.query.id },
+        watch: { workspaceId, type, entityId: request.query.id },
         client,
         about: "entities",
         valueOf: (entity) => entity,
@@ -168,5 +208,12 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
     },
   );
 
-  return { channels, serve };
+  return {
+    channels,
+    serve,
+    localDelivery: {
+      deliver: (endpoint, notification, receiverInfo) =>
+        channels.deliverLocal(endpoint, notification, receiverInfo),
+    },
+  };
 }

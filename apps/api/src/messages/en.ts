@@ -244,6 +244,11 @@ export const en = {
     "The workspace's broker cannot deliver notifications to this API at {address} (set LIVE_NOTIFY_URL to an address the broker reaches): screens refresh by polling.",
   "live.channelEnded":
     "The broker subscription that fed this live channel could not be kept (the broker refused its renewal, or the API is stopping); subscribe again.",
+  "live.unknownType": "The data model of this workspace has no type {type}: there is nothing to listen to.",
+  "live.tooManyStreams":
+    "You already hold {max} live streams, the most one user may: close one (a page or a long poll left open) before opening another.",
+  "live.tooManyChannels":
+    "You already listen to {max} different live channels, the most one user may: leave one before listening to another.",
   "registry.unreachable": "The authorization registry {name} could not be reached ({step}): {cause}",
   "registry.refused": "The authorization registry {name} refused the {step} request ({status}): {reason}",
   "registry.policyForbidden":

@@ -252,6 +252,12 @@ export const fr: Record<MessageCode, string> = {
     "Le courtier de l’espace de travail ne peut pas livrer de notifications à cette API à {address} (donnez à LIVE_NOTIFY_URL une adresse que le courtier atteint) : les écrans s’actualisent en redemandant.",
   "live.channelEnded":
     "L’abonnement du courtier qui alimentait ce canal en direct n’a pas pu être maintenu (le courtier a refusé son renouvellement, ou l’API s’arrête) ; abonnez-vous de nouveau.",
+  "live.unknownType":
+    "Le modèle de données de cet espace de travail n’a pas de type {type} : il n’y a rien à écouter.",
+  "live.tooManyStreams":
+    "Vous tenez déjà {max} flux en direct, le plus qu’un utilisateur puisse tenir : fermez-en un (une page ou une attente longue restée ouverte) avant d’en ouvrir un autre.",
+  "live.tooManyChannels":
+    "Vous écoutez déjà {max} canaux en direct différents, le plus qu’un utilisateur puisse écouter : quittez-en un avant d’en écouter un autre.",
   "registry.unreachable": "Le registre d’autorisations {name} est injoignable ({step}) : {cause}",
   "registry.refused": "Le registre d’autorisations {name} a refusé la demande {step} ({status}) : {reason}",
   "registry.policyForbidden":

@@ -78,11 +78,11 @@ export function registerDataAccess(
   clients?: BrokerClientKeys,
 ): { tenants: TenantWorkspaces; decisions: DecisionLog } {
   const token = internalToken(key);
-  const removals = [addOwnOrigins(ownOrigins(config.publicUrl, config.port), token)];
+  const removals = [addOwnOrigins(ownOrigins([config.publicUrl, config.liveNotifyUrl], config.port), token)];
   app.addHook("onListen", async () => {
     const address = app.server.address() as AddressInfo | null;
     if (address && typeof address === "object")
-      removals.push(addOwnOrigins(ownOrigins(config.publicUrl, address.port), token));
+      removals.push(addOwnOrigins(ownOrigins([config.publicUrl, config.liveNotifyUrl], address.port), token));
   });
   const tenants = new TenantWorkspaces(records);
   const decisions = new DecisionLog(records.database, app.log, config.auditRetentionDays);

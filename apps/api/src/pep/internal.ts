@@ -20,9 +20,19 @@ export const matchesInternal = (token: string, internal: string): boolean =>
  */
 const own = new Map<string, string>();
 
-/** The origins where this app's embedded broker answers: its public address, and loopback at its port. */
-export function ownOrigins(publicUrl: string, port: number): string[] {
-  const origins = [new URL(publicUrl).origin];
+/**
+ * The origins where this app's embedded broker answers: its public address, the address brokers
+ * notify it at (LIVE_NOTIFY_URL), and loopback at its port.
+ */
+export function ownOrigins(urls: readonly string[], port: number): string[] {
+  const origins: string[] = [];
+  for (const url of urls) {
+    try {
+      origins.push(new URL(url).origin);
+    } catch {
+      // not an address: nothing of ours
+    }
+  }
   if (port > 0)
     for (const host of ["127.0.0.1", "localhost", "[::1]"])
       origins.push(new URL(`http://${host}:${port}`).origin);

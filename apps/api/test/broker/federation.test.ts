@@ -261,8 +261,8 @@ describe("TP/NGSI-LD/DIST two brokers, one registered in the other, over HTTP", 
       html: { status: 200, body: "<html><body>Gateway</body></html>" },
       notEntities: { status: 200, body: JSON.stringify([{ no: "id" }]) },
       missing: { status: 404, body: "" },
-      // More than the 16 MiB a source may answer: not read in full, and not taken in.
-      huge: { status: 200, body: `[${" ".repeat(17 * 1024 * 1024)}]` },
+      // More than the 8 MiB a source may answer for one query (the default): not read in full, and not taken in.
+      huge: { status: 200, body: `[${" ".repeat(9 * 1024 * 1024)}]` },
       hang: "hang",
     };
     const sources = await Promise.all(Object.values(answers).map((x) => fakeSource(() => x)));
@@ -289,7 +289,7 @@ describe("TP/NGSI-LD/DIST two brokers, one registered in the other, over HTTP", 
       const warnings = r.headers.get("ngsild-warning") ?? "";
       const codes = warnings.split(/,\s*(?=\d{3} )/).map((w) => w.slice(0, 3));
       expect(codes.sort()).toEqual(["111", "111", "111", "199", "199", "299"]);
-      expect(warnings).toContain("answered more than 16777216 bytes");
+      expect(warnings).toContain("answered more than 8388608 bytes for this query");
       expect(warnings).toContain("answered 403");
       expect(warnings).toContain("no answer in time");
       expect(warnings).toContain(`ContextSourceRegistration:.*+?(%C3%A9${type} not reachable`);

@@ -41,12 +41,12 @@ export interface EmbeddedWorkspace {
  * (each on its own tenant), with a generated data model: Person, and Building with one property of
  * every kind (temporal temperature, multi-valued sensors, owner relationship to Person).
  */
-export function useEmbeddedWorkspace(): EmbeddedWorkspace {
+export function useEmbeddedWorkspace(env: Record<string, string> = {}): EmbeddedWorkspace {
   const ctx = {} as EmbeddedWorkspace;
   beforeAll(async () => {
     const port = await freePort();
     ctx.base = `http://127.0.0.1:${port}`;
-    ctx.t = await startTestApp({ PORT: String(port), PUBLIC_URL: ctx.base });
+    ctx.t = await startTestApp({ PORT: String(port), PUBLIC_URL: ctx.base, ...env });
     await ctx.t.app.listen({ port, host: "127.0.0.1" });
     ctx.api = client(ctx.t, await ctx.t.tokenFor("admin"));
     ctx.brokerAuth = { authorization: `Bearer ${await ctx.t.tokenFor("operator")}` };
