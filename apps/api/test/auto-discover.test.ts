@@ -70,9 +70,10 @@ describe(`auto-discover against the embedded broker over HTTP (${driver})`, () =
 
   it("adds the types and attributes created directly in the broker, with their kinds inferred, once", async () => {
     for (const entity of entities) {
+      // Written by another client of the broker, with a credential of its own.
       const res = await fetch(`${base}/ngsi-ld/v1/entities`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization: `Bearer ${await t.tokenFor("admin")}` },
         body: JSON.stringify(entity),
       });
       expect(res.status, await res.text()).toBe(201);

@@ -40,7 +40,7 @@ describe("TP/NGSI-LD/CB/ERR error handling", () => {
     const empty = await t.app.inject({
       method: "POST",
       url: "/ngsi-ld/v1/entities",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${await t.tokenFor("admin")}` },
     });
     expect(empty.statusCode).toBe(400);
   });
