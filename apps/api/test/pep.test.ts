@@ -47,6 +47,8 @@ describe("without a credential", () => {
       expect(res.body).toMatchObject({ status: 401, title: "Unauthorized", reason: "noToken" });
       expect(res.body.detail).toContain("Authorization: Bearer");
     }
+    const head = await call("HEAD", "/entities?type=Building", { "ngsild-tenant": tenant });
+    expect(head.status).toBe(401);
     // Nothing was changed by any of them.
     const read = await call("GET", `/entities/${encodeURIComponent(id)}`, {
       ...bearer(await w.t.tokenFor("admin")),

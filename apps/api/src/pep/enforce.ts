@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+} from "fastify";
 import { isAllowed } from "@orrery/model";
 import { asSegment, servedPath } from "../auth/guard.ts";
 import type { Session, Sessions } from "../auth/sessions.ts";
@@ -145,9 +151,8 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
     return { permit: false, reason: write && may("GET") ? "readOnly" : "forbidden" };
   };
 
-  app.addHook("onRequest", async (request, reply) => {
-    const route = request.routeOptions.url;
-    if (!isBrokerRoute(route)) return;
+  const identify: onRequestAsyncHookHandler = async (request, reply) => {
+    const route = request.routeOptions.url!;
     const credential = credentialOf(request.headers);
     if (!credential.token) {
       const reason = credential.malformed ? "badCredential" : "noToken";
@@ -200,7 +205,7 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
     }
     decided(request, { holder: "", holderKind: "anonymous", permit: false, reason: "unknownToken" });
     return refuse(request, reply, 401, "unknownToken");
-  });
+  };
 
   /** A consumer's request judged by its workspaces' trust layer; undefined when none knows the token. */
   const judged = async (request: FastifyRequest, token: string, workspaces: Item[]) => {
@@ -237,7 +242,7 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
   // Once the body is read: a notification or a federated query goes where a subscription or a
   // registration says, to a private address only when an administrator (or the API itself) wrote it.
   // Then the permit is logged, with the entity type the body names.
-  app.addHook("preHandler", async (request, reply) => {
+  const authorize: preHandlerAsyncHookHandler = async (request, reply) => {
     const holder = request.brokerHolder;
     if (!holder || holder.kind === "internal") return;
     let who: Omit<Decision, "method" | "tenant" | "path" | "permit" | "reason">;
@@ -268,6 +273,13 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
       }
     }
     decided(request, { ...who, permit: true, reason: holder.kind === "user" ? holder.reason : "permit" });
+  };
+
+  // Only the broker's routes carry these hooks: the rest of the process pays nothing for them.
+  app.addHook("onRoute", (route) => {
+    if (!isBrokerRoute(route.url)) return;
+    route.onRequest = [identify, ...[route.onRequest ?? []].flat()] as onRequestAsyncHookHandler[];
+    route.preHandler = [...[route.preHandler ?? []].flat(), authorize] as preHandlerAsyncHookHandler[];
   });
 }
 
