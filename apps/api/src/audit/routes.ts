@@ -4,6 +4,7 @@ import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Config } from "../config.ts";
+import { logPageFields } from "../log-page.ts";
 import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { auditEvents, keptCreates } from "../storage/schema.ts";
@@ -160,14 +161,7 @@ const query = z
     record: z.string().max(2_000).optional(),
     workspace: z.string().max(2_000).optional(),
     action: z.enum(auditActions).optional(),
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
-    /** The last id of the page before: the next page holds older events. */
-    cursor: z
-      .string()
-      .regex(/^\d{1,18}$/)
-      .optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
+    ...logPageFields,
   })
   .strict();
 

@@ -5,6 +5,7 @@ import { and, desc, eq, gte, lt, lte, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Sessions } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
+import { logPageFields } from "../log-page.ts";
 import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { dataAccessDecisions } from "../storage/schema.ts";
@@ -24,14 +25,7 @@ const filters = z
     reason: z.enum(decisionReasons).optional(),
     holderKind: z.enum(holderKinds).optional(),
     method: z.string().max(10).optional(),
-    from: z.iso.datetime({ offset: true }).optional(),
-    to: z.iso.datetime({ offset: true }).optional(),
-    /** The last id of the page before: the next page holds older decisions. */
-    cursor: z
-      .string()
-      .regex(/^\d{1,18}$/)
-      .optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
+    ...logPageFields,
   })
   .strict();
 

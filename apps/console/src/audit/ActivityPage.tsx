@@ -1,13 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Button, ButtonGroup, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
+import { Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { allKinds, auditActions, workspaces } from "@orrery/model";
+import { LogToolbar, useLogExport } from "../app/LogToolbar.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useList } from "../resources/queries.ts";
 import {
   auditCsv,
-  download,
   fetchAllAudit,
   recordPage,
   useAuditPage,
@@ -33,8 +33,6 @@ export default function ActivityPage() {
   const cursor = cursors.at(-1);
   const page = useAuditPage(filters, cursor);
   const [selected, setSelected] = useState<AuditEvent | undefined>();
-  const [exporting, setExporting] = useState<"csv" | "json" | undefined>();
-  const [exportError, setExportError] = useState<unknown>();
   const workspaceList = useList(workspaces);
   const workspaceName = (id: string) => workspaceList.data?.find((w) => w.id === id)?.name ?? id;
 
@@ -47,19 +45,11 @@ export default function ActivityPage() {
   const set = (key: keyof AuditFilters) => (e: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [key]: e.target.value }));
 
-  const exportAs = async (format: "csv" | "json") => {
-    setExporting(format);
-    setExportError(undefined);
-    try {
-      const events = await fetchAllAudit(filters);
-      if (format === "csv") download("activity.csv", await auditCsv(events), "text/csv");
-      else download("activity.json", JSON.stringify(events, null, 2), "application/json");
-    } catch (err) {
-      setExportError(err);
-    } finally {
-      setExporting(undefined);
-    }
-  };
+  const {
+    exporting,
+    error: exportError,
+    exportAs,
+  } = useLogExport("activity", () => fetchAllAudit(filters), auditCsv);
 
   return (
     <>
@@ -137,38 +127,34 @@ export default function ActivityPage() {
           </Col>
         </Row>
       </Form>
-      <div className="d-flex flex-wrap gap-2 justify-content-between align-items-center mb-2">
-        <ButtonGroup size="sm" aria-label={t("audit.export")}>
-          <Button variant="outline-secondary" onClick={() => exportAs("csv")} disabled={!!exporting}>
-            {exporting === "csv" && <Spinner animation="border" size="sm" />} {t("audit.exportCsv")}
-          </Button>
-          <Button variant="outline-secondary" onClick={() => exportAs("json")} disabled={!!exporting}>
-            {exporting === "json" && <Spinner animation="border" size="sm" />} {t("audit.exportJson")}
-          </Button>
-        </ButtonGroup>
-        <ButtonGroup size="sm" aria-label={t("audit.paging")}>
-          <Button
-            variant="outline-primary"
-            disabled={!cursors.length}
-            onClick={() => {
-              setCursors((c) => c.slice(0, -1));
-              setSelected(undefined);
-            }}
-          >
-            {t("audit.newer")}
-          </Button>
-          <Button
-            variant="outline-primary"
-            disabled={!page.data?.next}
-            onClick={() => {
-              setCursors((c) => [...c, page.data!.next!]);
-              setSelected(undefined);
-            }}
-          >
-            {t("audit.older")}
-          </Button>
-        </ButtonGroup>
-      </div>
+      <LogToolbar
+        texts={{
+          export: t("audit.export"),
+          exportCsv: t("audit.exportCsv"),
+          exportJson: t("audit.exportJson"),
+          paging: t("audit.paging"),
+          newer: t("audit.newer"),
+          older: t("audit.older"),
+        }}
+        exporting={exporting}
+        onExport={exportAs}
+        onNewer={
+          cursors.length
+            ? () => {
+                setCursors((c) => c.slice(0, -1));
+                setSelected(undefined);
+              }
+            : undefined
+        }
+        onOlder={
+          page.data?.next
+            ? () => {
+                setCursors((c) => [...c, page.data!.next!]);
+                setSelected(undefined);
+              }
+            : undefined
+        }
+      />
       <ErrorAlert error={exportError} />
       {page.isPending ? (
         <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />

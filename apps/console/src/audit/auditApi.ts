@@ -120,18 +120,6 @@ export async function auditCsv(events: AuditEvent[]): Promise<string> {
   );
 }
 
-/** Saves a text as a file through a Blob link. */
-export function download(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 /**
  * The console page of an audited record: its show page, with the ids of the parents its route
  * names, read from the record and its parents (a property's type). Undefined when it is gone or

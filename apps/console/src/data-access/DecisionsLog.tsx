@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Badge, Button, ButtonGroup, Col, Form, Row, Spinner, Table } from "react-bootstrap";
+import { Badge, Button, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { download } from "../audit/auditApi.ts";
+import { LogToolbar, useLogExport } from "../app/LogToolbar.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import {
   decisionsCsv,
@@ -84,8 +84,6 @@ export function DecisionsLog({ path, tenantFilter }: { path: string; tenantFilte
   const [filters, setFilters] = useState<DecisionFilters>({});
   const [cursors, setCursors] = useState<string[]>([]);
   const page = useDecisionPage(path, filters, cursors.at(-1));
-  const [exporting, setExporting] = useState<"csv" | "json" | undefined>();
-  const [exportError, setExportError] = useState<unknown>();
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -94,19 +92,11 @@ export function DecisionsLog({ path, tenantFilter }: { path: string; tenantFilte
   };
   const set = (key: keyof DecisionFilters) => (e: { target: { value: string } }) =>
     setDraft((d) => ({ ...d, [key]: e.target.value }));
-  const exportAs = async (format: "csv" | "json") => {
-    setExporting(format);
-    setExportError(undefined);
-    try {
-      const decisions = await fetchAllDecisions(path, filters);
-      if (format === "csv") download("data-access.csv", await decisionsCsv(decisions), "text/csv");
-      else download("data-access.json", JSON.stringify(decisions, null, 2), "application/json");
-    } catch (err) {
-      setExportError(err);
-    } finally {
-      setExporting(undefined);
-    }
-  };
+  const {
+    exporting,
+    error: exportError,
+    exportAs,
+  } = useLogExport("data-access", () => fetchAllDecisions(path, filters), decisionsCsv);
   const field = (key: keyof DecisionFilters, control: ReactNode, lg = 3) => (
     <Col sm={6} lg={lg}>
       <Form.Group controlId={`${path}-${key}`}>
@@ -172,32 +162,20 @@ export function DecisionsLog({ path, tenantFilter }: { path: string; tenantFilte
           </Col>
         </Row>
       </Form>
-      <div className="d-flex flex-wrap gap-2 justify-content-between align-items-center mb-2">
-        <ButtonGroup size="sm" aria-label={t("dataAccess.export")}>
-          <Button variant="outline-secondary" onClick={() => exportAs("csv")} disabled={!!exporting}>
-            {exporting === "csv" && <Spinner animation="border" size="sm" />} {t("dataAccess.exportCsv")}
-          </Button>
-          <Button variant="outline-secondary" onClick={() => exportAs("json")} disabled={!!exporting}>
-            {exporting === "json" && <Spinner animation="border" size="sm" />} {t("dataAccess.exportJson")}
-          </Button>
-        </ButtonGroup>
-        <ButtonGroup size="sm" aria-label={t("dataAccess.paging")}>
-          <Button
-            variant="outline-primary"
-            disabled={!cursors.length}
-            onClick={() => setCursors((c) => c.slice(0, -1))}
-          >
-            {t("dataAccess.newer")}
-          </Button>
-          <Button
-            variant="outline-primary"
-            disabled={!page.data?.next}
-            onClick={() => setCursors((c) => [...c, page.data!.next!])}
-          >
-            {t("dataAccess.older")}
-          </Button>
-        </ButtonGroup>
-      </div>
+      <LogToolbar
+        texts={{
+          export: t("dataAccess.export"),
+          exportCsv: t("dataAccess.exportCsv"),
+          exportJson: t("dataAccess.exportJson"),
+          paging: t("dataAccess.paging"),
+          newer: t("dataAccess.newer"),
+          older: t("dataAccess.older"),
+        }}
+        exporting={exporting}
+        onExport={exportAs}
+        onNewer={cursors.length ? () => setCursors((c) => c.slice(0, -1)) : undefined}
+        onOlder={page.data?.next ? () => setCursors((c) => [...c, page.data!.next!]) : undefined}
+      />
       <ErrorAlert error={exportError} />
       {page.isPending ? (
         <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
