@@ -30,10 +30,20 @@ export interface EmbeddedWorkspace {
   types: Record<string, string>;
   properties: Record<string, string>;
   temporalServiceId: string;
+  /** The embedded broker's record and the service on it that `another()` uses unless told. */
+  brokerId: string;
+  serviceId: string;
   /** The credential of another client of the embedded broker (an operator's token), for calls to /ngsi-ld/v1. */
   brokerAuth: { authorization: string };
-  /** A fresh workspace with its own tenant and the same data model, generated. */
-  another(): Promise<Omit<EmbeddedWorkspace, "t" | "api" | "base" | "brokerAuth" | "another">>;
+  /**
+   * A fresh workspace with its own tenant and the same data model, generated; `fields` are added to
+   * the workspace (another service on the embedded broker, an authorization registry...).
+   */
+  another(
+    fields?: Record<string, unknown>,
+  ): Promise<
+    Omit<EmbeddedWorkspace, "t" | "api" | "base" | "brokerAuth" | "another" | "brokerId" | "serviceId">
+  >;
 }
 
 /**
@@ -41,12 +51,12 @@ export interface EmbeddedWorkspace {
  * (each on its own tenant), with a generated data model: Person, and Building with one property of
  * every kind (temporal temperature, multi-valued sensors, owner relationship to Person).
  */
-export function useEmbeddedWorkspace(): EmbeddedWorkspace {
+export function useEmbeddedWorkspace(env: Record<string, string> = {}): EmbeddedWorkspace {
   const ctx = {} as EmbeddedWorkspace;
   beforeAll(async () => {
     const port = await freePort();
     ctx.base = `http://127.0.0.1:${port}`;
-    ctx.t = await startTestApp({ PORT: String(port), PUBLIC_URL: ctx.base });
+    ctx.t = await startTestApp({ PORT: String(port), PUBLIC_URL: ctx.base, ...env });
     await ctx.t.app.listen({ port, host: "127.0.0.1" });
     ctx.api = client(ctx.t, await ctx.t.tokenFor("admin"));
     ctx.brokerAuth = { authorization: `Bearer ${await ctx.t.tokenFor("operator")}` };
@@ -75,8 +85,10 @@ export function useEmbeddedWorkspace(): EmbeddedWorkspace {
       temporalServiceType: "ngsi-ld",
     });
     ctx.temporalServiceId = temporal.id;
+    ctx.brokerId = broker.id;
+    ctx.serviceId = service.id;
     let count = 0;
-    ctx.another = async () => {
+    ctx.another = async (fields = {}) => {
       const suffix = `${Date.now().toString(36)}${(count++).toString(36)}`;
       const workspace = await ok("POST", "/api/workspaces", {
         name: `Workspace ${suffix}`,
@@ -84,6 +96,7 @@ export function useEmbeddedWorkspace(): EmbeddedWorkspace {
         hasService: service.id,
         contextBrokerTenant: `tenant${suffix}`,
         temporalServices: [temporal.id],
+        ...fields,
       });
       const path = `/api/workspace/${workspace.id}`;
       const types: Record<string, string> = {};
