@@ -339,6 +339,119 @@ describe(`the data access log (${driver})`, () => {
   });
 });
 
+describe(`the consumers' dry run (${driver})`, () => {
+  type Guide = {
+    mode: string;
+    roles: Array<{
+      roleName: string;
+      rows: Array<{
+        entityType: string;
+        granted: boolean;
+        summary: string;
+        decisions: Array<Record<string, unknown>>;
+      }>;
+    }>;
+    [k: string]: unknown;
+  };
+  const rowOf = (guide: Guide, roleName: string, type: string) =>
+    guide.roles.find((r) => r.roleName === roleName)!.rows.find((r) => r.entityType === type)!;
+  const verdicts = (row: { decisions: Array<Record<string, unknown>> }) =>
+    Object.fromEntries(row.decisions.map((d) => [d.method, d.permit ? "permit" : d.reason]));
+
+  it("iSHARE: says how users and parties get a token, and what the registry permits each role now", async () => {
+    const guide = (await ok("GET", `${shop.path}/data-access/consumers`)) as Guide;
+    expect(guide).toMatchObject({
+      mode: "ishare",
+      onEmbeddedBroker: true,
+      broker: {
+        url: `${w.base}/ngsi-ld/v1`,
+        tenant: shop.tenant,
+        context: shop.link.slice(1, shop.link.indexOf(">")),
+      },
+      ishareUser: {
+        identityManager: "Shop Keyrock",
+        tokenUrl: `${keyrock.url}/oauth2/token`,
+        grantType: "password",
+        clientId: "consumer-app",
+      },
+      ishareParty: { registry: "Keyrock AR" },
+      fdsc: null,
+    });
+    expect(guide.ishareParty).toMatchObject({
+      audience: expect.arrayContaining([scheme.registry.identifier]),
+    });
+    const buildings = rowOf(guide, "Building_reader", "Building");
+    expect(buildings.granted).toBe(true);
+    expect(verdicts(buildings)).toEqual({
+      GET: "permit",
+      POST: "registryDeny",
+      PATCH: "registryDeny",
+      DELETE: "registryDeny",
+    });
+    expect(buildings.summary).toBe(
+      "Building: GET permitted; POST, PATCH, DELETE denied (the authorization registry denies it).",
+    );
+    // The data model's other types are listed too, after the role's own.
+    expect(guide.roles[0]!.rows.map((r) => r.entityType)).toEqual(["Building", "Person"]);
+    expect(verdicts(rowOf(guide, "Building_reader", "Person")).GET).toBe("registryDeny");
+    const french = await w.api("GET", `${shop.path}/data-access/consumers`, undefined, {
+      "accept-language": "fr",
+    });
+    expect(rowOf(french.body, "Building_reader", "Building").summary).toBe(
+      "Building\u00a0: autorisé pour GET\u00a0; refusé pour POST, PATCH, DELETE (le registre d’autorisations le refuse).",
+    );
+  });
+
+  it("FDSC: names the verifier's token endpoint, and what the PAP's ODRL policies permit each role", async () => {
+    const guide = (await ok("GET", `${clusters.path}/data-access/consumers`)) as Guide;
+    expect(guide).toMatchObject({
+      mode: "fdsc",
+      ishareUser: null,
+      ishareParty: null,
+      fdsc: {
+        clientId: "buildings",
+        organizationDid: PROVIDER,
+        grantType: "vp_token",
+        verifiers: [{ name: "Provider verifier", tokenUrl: `${verifier.url}/services/buildings/token` }],
+      },
+    });
+    expect(verdicts(rowOf(guide, "OPERATOR", "Building"))).toEqual({
+      GET: "permit",
+      POST: "policyDeny",
+      PATCH: "policyDeny",
+      DELETE: "policyDeny",
+    });
+    expect(verdicts(rowOf(guide, "OPERATOR", "Person")).GET).toBe("policyDeny");
+  });
+
+  it("a workspace without a trust layer accepts no consumer; viewers and the showroom may not read the dry run", async () => {
+    await roleWithAccess(ok, w.path, {
+      typeId: w.types.Building!,
+      actions: ["GET"],
+      roleName: "Plain_reader",
+      provider: "EU.EORI.NLNOBODY",
+    });
+    const guide = (await ok("GET", `${w.path}/data-access/consumers`)) as Guide;
+    expect(guide).toMatchObject({ mode: "none", ishareUser: null, ishareParty: null, fdsc: null });
+    expect(verdicts(rowOf(guide, "Plain_reader", "Building")).GET).toBe("unknownToken");
+    for (const role of ["viewer", "showroom"]) {
+      const res = await w.api("GET", `${w.path}/data-access/consumers`, undefined, {
+        authorization: `Bearer ${await w.t.tokenFor(role)}`,
+      });
+      expect(res.status, role).toBe(403);
+    }
+    const operator = await w.api("GET", `${w.path}/data-access/consumers`, undefined, {
+      authorization: `Bearer ${await w.t.tokenFor("operator")}`,
+    });
+    expect(operator.status).toBe(200);
+    expect(
+      await ok("GET", "/api/workspace/urn:ngsi-ld:Workspace:nope/data-access/consumers").catch(
+        (e: Error) => e.message,
+      ),
+    ).toContain("404");
+  });
+});
+
 describe(`the registry down (${driver})`, () => {
   it("gives 503 with the reason, never a 200", async () => {
     const alice = await userToken(keyrock, "alice@shop.example", "alice-pw");
@@ -352,6 +465,12 @@ describe(`the registry down (${driver})`, () => {
       expect(res.body.detail).toContain("authorization registry");
       expect(res.text).not.toContain(building);
     }
+    // The dry run says so on each row.
+    const guide = await ok("GET", `${shop.path}/data-access/consumers`);
+    const row = guide.roles[0].rows[0];
+    expect(row.decisions.every((d: { reason: string }) => d.reason === "registryUnreachable")).toBe(true);
+    expect(row.decisions[0].detail).toMatch(/Keyrock AR could not be reached/);
+    expect(row.summary).toContain("cannot be reached");
     const log = await ok("GET", "/api/data-access?reason=registryUnreachable");
     expect(log.items[0].detail).toMatch(/Keyrock AR could not be reached/);
   });

@@ -46,6 +46,16 @@ export const en = {
   "pep.untrustedChain": "The token's certificate chain is not trusted.",
   "pep.permit": "Allowed.",
   "pep.admin": "Allowed: an administrator.",
+  "pep.dryRun.row": "{type}: {decisions}.",
+  "pep.dryRun.permitted": "{methods} permitted",
+  "pep.dryRun.separator": "; ",
+  "pep.dryRun.denied": "{methods} denied ({why})",
+  "pep.dryRun.registryDeny": "the authorization registry denies it",
+  "pep.dryRun.registryUnreachable":
+    "the authorization registry or the policy administration point cannot be reached",
+  "pep.dryRun.policyDeny": "no ODRL policy of the workspace permits it",
+  "pep.dryRun.noRole": "the role has no name to ask the registry about",
+  "pep.dryRun.unknownToken": "the workspace accepts no data-space consumer's token",
 
   "request.badUrl": "The request target is not a valid URL: its percent-encoding is broken.",
   "request.noRoute": "No route {method} {path}",

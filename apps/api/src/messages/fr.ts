@@ -45,6 +45,17 @@ export const fr: Record<MessageCode, string> = {
   "pep.untrustedChain": "La chaîne de certificats du jeton n’est pas de confiance.",
   "pep.permit": "Autorisé.",
   "pep.admin": "Autorisé : un administrateur.",
+  "pep.dryRun.row": "{type} : {decisions}.",
+  "pep.dryRun.permitted": "autorisé pour {methods}",
+  "pep.dryRun.separator": " ; ",
+  "pep.dryRun.denied": "refusé pour {methods} ({why})",
+  "pep.dryRun.registryDeny": "le registre d’autorisations le refuse",
+  "pep.dryRun.registryUnreachable":
+    "le registre d’autorisations ou le point d’administration des politiques ne répond pas",
+  "pep.dryRun.policyDeny": "aucune politique ODRL de l’espace de travail ne l’autorise",
+  "pep.dryRun.noRole": "le rôle n’a pas de nom à demander au registre",
+  "pep.dryRun.unknownToken":
+    "l’espace de travail n’accepte aucun jeton de consommateur de l’espace de données",
 
   "request.badUrl": "L’adresse demandée n’est pas une URL valide : son encodage en pourcentage est erroné.",
   "request.noRoute": "Aucune route {method} {path}",
