@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { SignJWT, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
 import type { FakeKeyrock } from "../../../test/fakes/keyrock.ts";
@@ -244,6 +245,22 @@ describe(`an FDSC consumer through /ngsi-ld/v1 (${driver})`, () => {
     // A credential with another role gets nothing.
     const viewer = await verifierToken(verifier, "buildings", credential(PROVIDER, ["VIEWER"]));
     expect((await readBuildings(clusters, viewer)).status).toBe(403);
+  });
+
+  it("a token in the verifier's name signed by another key is 401", async () => {
+    const { privateKey } = await generateKeyPair("RS256");
+    const iat = Math.floor(Date.now() / 1000);
+    const forged = await new SignJWT({ verifiableCredential: credential(PROVIDER, ["OPERATOR"]) })
+      .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: "forged" })
+      .setIssuer(verifier.url)
+      .setAudience(["buildings"])
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .sign(privateKey);
+    const res = await readBuildings(clusters, forged);
+    expect(res.status).toBe(401);
+    expect(res.body.reason).toBe("badSignature");
+    expect(res.text).not.toContain(building);
   });
 });
 
