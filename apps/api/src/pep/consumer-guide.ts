@@ -89,7 +89,10 @@ function summary(language: Language, entityType: string, decisions: DryRunDecisi
     const why: Message = { code: `pep.dryRun.${reason}` as Message["code"] };
     parts.push(say(language, "pep.dryRun.denied", { methods, why }));
   }
-  return say(language, "pep.dryRun.row", { type: entityType, decisions: parts.join(say(language, "pep.dryRun.separator")) });
+  return say(language, "pep.dryRun.row", {
+    type: entityType,
+    decisions: parts.join(say(language, "pep.dryRun.separator")),
+  });
 }
 
 const trimmed = (url: string) => url.replace(/\/+$/, "");

@@ -280,8 +280,13 @@ export function fdscJudge(cacheMs: number): FdscJudge {
       const policies = await policiesAt(setting);
       return { uids: required.map((p) => permittingPolicy(policies, facts, p, lastSegment)) };
     } catch (err) {
-      if (!(err instanceof Unreachable)) throw err;
-      return { unreachable: err.message };
+      // As a request's decision: a failure is a PAP that cannot be asked, never an error page.
+      return {
+        unreachable:
+          err instanceof Unreachable
+            ? err.message
+            : `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
+      };
     }
   }
 

@@ -342,6 +342,11 @@ export function ishareJudge(cacheMs: number): IshareJudge {
       const answer = await ask(setting, subject, provider, policies);
       return { effects: "effects" in answer ? answer.effects : policies.map(() => "Deny" as const) };
     } catch (err) {
+      // As a request's decision: a failure is a registry that cannot be asked, never an error page.
+      if (!(err instanceof RegistryFailure))
+        return {
+          unreachable: `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
+        };
       return { unreachable: unreachable(setting, err) };
     }
   }
