@@ -380,6 +380,7 @@ describe(`the consumers' dry run (${driver})`, () => {
     expect(guide).toMatchObject({
       mode: "ishare",
       onEmbeddedBroker: true,
+      enforced: true,
       broker: {
         url: `${w.base}/ngsi-ld/v1`,
         tenant: shop.tenant,

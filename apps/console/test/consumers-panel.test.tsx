@@ -14,6 +14,7 @@ const decisions = (get: string, others: string) =>
 const ishare = {
   mode: "ishare",
   onEmbeddedBroker: true,
+  enforced: true,
   broker: {
     url: "http://localhost:3000/ngsi-ld/v1",
     tenant: "supermarket",
@@ -133,6 +134,15 @@ describe("the consumers card of a workspace", () => {
     await user.click(await screen.findByRole("button", { name: "Show how consumers get in" }));
     expect(await screen.findByText(/No data-space consumer's token is accepted/)).toBeInTheDocument();
     expect(screen.queryByLabelText("Getting a token")).toBeNull();
+    expect(screen.queryByText(/BROKER_AUTH=open/)).toBeNull();
+  });
+
+  it("warns that nothing is enforced with BROKER_AUTH=open", async () => {
+    const { user } = renderPanel(everything, { ...ishare, enforced: false });
+    await user.click(await screen.findByRole("button", { name: "Show how consumers get in" }));
+    expect(
+      await screen.findByText(/BROKER_AUTH=open: the embedded broker answers anyone/),
+    ).toBeInTheDocument();
   });
 
   it("is not shown, and asks nothing, to whom may not read the workspace's data access (viewers, the showroom)", async () => {

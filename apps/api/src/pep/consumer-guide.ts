@@ -32,6 +32,8 @@ const guideSchema = z.object({
   mode: z.enum(["none", "ishare", "fdsc"]),
   /** Whether the workspace's data is on this process's embedded broker (else another PEP decides). */
   onEmbeddedBroker: z.boolean(),
+  /** false with BROKER_AUTH=open: the embedded broker answers anyone, and these decisions are not made. */
+  enforced: z.boolean(),
   broker: z.object({
     url: z.string(),
     /** The NGSILD-Tenant to send; null for the default tenant. */
@@ -177,6 +179,7 @@ export function registerConsumerGuide(
       return {
         mode: trust.fdsc ? ("fdsc" as const) : trust.ishare ? ("ishare" as const) : ("none" as const),
         onEmbeddedBroker: tenant !== undefined,
+        enforced: config.brokerAuth === "enforce",
         broker: {
           url: `${trimmed(config.publicUrl)}${BROKER_PREFIX}`,
           tenant: tenant ? tenant : null,

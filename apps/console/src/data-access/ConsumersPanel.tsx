@@ -181,6 +181,9 @@ export function ConsumersPanel({ workspace }: { workspace: Item }) {
               <p>
                 <strong>{t(modeKeys[guide.data.mode])}</strong>
               </p>
+              {guide.data.onEmbeddedBroker && !guide.data.enforced && (
+                <p className="text-warning-emphasis">{t("dataAccess.consumers.open")}</p>
+              )}
               {!guide.data.onEmbeddedBroker && (
                 <p className="text-body-secondary">{t("dataAccess.consumers.otherBroker")}</p>
               )}

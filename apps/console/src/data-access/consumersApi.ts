@@ -22,6 +22,8 @@ export interface DryRunRow {
 export interface ConsumerGuide {
   mode: "none" | "ishare" | "fdsc";
   onEmbeddedBroker: boolean;
+  /** false with BROKER_AUTH=open: the embedded broker answers anyone. */
+  enforced: boolean;
   broker: { url: string; tenant: string | null; context: string | null };
   ishareUser: { identityManager: string; tokenUrl: string; grantType: string; clientId: string } | null;
   ishareParty: { registry: string; audience: string[] } | null;
