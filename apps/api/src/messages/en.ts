@@ -40,7 +40,8 @@ export const en = {
     "{endpoint} is on a private network (or its name does not resolve): only an administrator may make the broker call it.",
   "pep.noRole": "None of your roles allows this request.",
   "pep.registryDeny": "The authorization registry denies this request.",
-  "pep.registryUnreachable": "The authorization registry cannot be asked: the request is refused.",
+  "pep.registryUnreachable":
+    "The authorization registry (or the identity manager, verifier or policy administration point) that decides cannot be asked: the request is refused.",
   "pep.policyDeny": "The data space's policies do not allow this request.",
   "pep.badSignature": "The token's signature cannot be verified.",
   "pep.untrustedChain": "The token's certificate chain is not trusted.",

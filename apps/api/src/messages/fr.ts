@@ -39,7 +39,8 @@ export const fr: Record<MessageCode, string> = {
     "{endpoint} est sur un réseau privé (ou son nom ne se résout pas) : seul un administrateur peut faire appeler cette adresse par le broker.",
   "pep.noRole": "Aucun de vos rôles n’autorise cette requête.",
   "pep.registryDeny": "Le registre d’autorisations refuse cette requête.",
-  "pep.registryUnreachable": "Le registre d’autorisations ne répond pas : la requête est refusée.",
+  "pep.registryUnreachable":
+    "Le registre d’autorisations (ou le gestionnaire d’identités, le vérificateur ou le point d’administration des politiques) qui décide ne répond pas : la requête est refusée.",
   "pep.policyDeny": "Les politiques de l’espace de données n’autorisent pas cette requête.",
   "pep.badSignature": "La signature du jeton ne peut pas être vérifiée.",
   "pep.untrustedChain": "La chaîne de certificats du jeton n’est pas de confiance.",
