@@ -5,6 +5,12 @@ import { startFakePap, type FakePap } from "../../../test/fakes/odrl-pap.ts";
 import { startFakeVerifier, type FakeVerifier } from "../../../test/fakes/vc-verifier.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
 import { consumerJudge, type ConsumerRequest } from "../src/pep/consumers.ts";
+import {
+  credential as vcOf,
+  fdscService,
+  roleWithAccess,
+  verifierToken as tokenOf,
+} from "./support/consumer-peers.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 // A consumer of a workspace in FDSC mode: a JWT from a VC verifier registered in Orrery (the fake
@@ -28,28 +34,10 @@ async function ok(method: string, url: string, body?: unknown) {
   return res.body;
 }
 
-const credential = (roles: string[], type = "OperatorCredential") => ({
-  "@context": ["https://www.w3.org/2018/credentials/v1"],
-  type: ["VerifiableCredential", type],
-  issuer: "did:web:consumer.example.org",
-  credentialSubject: { id: "did:key:operator-1", roles: [{ target: PROVIDER, names: roles }] },
-});
-
+const credential = (roles: string[]) => vcOf(PROVIDER, roles);
 /** A token of the verifier for the service, machine to machine (grant_type=vp_token). */
-async function verifierToken(at: FakeVerifier, roles: string[], service = "clusters"): Promise<string> {
-  const vp = { type: ["VerifiablePresentation"], verifiableCredential: [credential(roles)] };
-  const res = await fetch(`${at.url}/services/${service}/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "vp_token",
-      vp_token: Buffer.from(JSON.stringify(vp)).toString("base64url"),
-      scope: "operator",
-    }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const verifierToken = (at: FakeVerifier, roles: string[], service = "clusters") =>
+  tokenOf(at, service, credential(roles));
 
 const request = (method: string, type: string): ConsumerRequest =>
   method === "GET"
@@ -72,15 +60,6 @@ const decide = async (token: string, r: ConsumerRequest, on = shared) =>
     entityTypeOf,
   );
 
-const verifierRecord = (name: string, at: FakeVerifier) =>
-  ok("POST", "/api/vc-verifiers", {
-    ...samplePayload("vc-verifiers", () => ""),
-    name,
-    scheme: "http",
-    host: "127.0.0.1",
-    port: Number(new URL(at.url).port),
-  });
-
 beforeAll(async () => {
   pap = await startFakePap();
   verifier = await startFakeVerifier();
@@ -91,62 +70,30 @@ beforeAll(async () => {
     "/api/context-brokers",
     samplePayload("context-brokers", () => ""),
   );
-  const papRecord = await ok("POST", "/api/policy-administration-points", {
-    ...samplePayload("policy-administration-points", () => ""),
-    host: "127.0.0.1",
-    port: Number(new URL(pap.url).port),
-    organizationDid: PROVIDER,
-  });
-  const ccs = await ok(
-    "POST",
-    "/api/credentials-config-services",
-    samplePayload("credentials-config-services", () => ""),
-  );
-  const til = await ok(
-    "POST",
-    "/api/trusted-issuers-lists",
-    samplePayload("trusted-issuers-lists", () => ""),
-  );
-  await verifierRecord("Provider verifier", verifier);
-  await verifierRecord("Late verifier", lateVerifier);
-  const service = await ok("POST", "/api/services", {
-    name: "Clusters",
-    hasContextBroker: broker.id,
-    authorizationRequired: true,
-    authorizationMode: "fdsc",
-    hasPolicyAdministrationPoint: papRecord.id,
-    hasCredentialsConfigService: ccs.id,
-    hasTrustedIssuersList: til.id,
+  const service = await fdscService(ok, {
+    brokerId: broker.id,
+    pap,
+    provider: PROVIDER,
     clientId: "clusters",
-    papServiceId: "clusters",
+    verifiers: { "Provider verifier": verifier, "Late verifier": lateVerifier },
   });
   ids.workspace = (
     await ok("POST", "/api/workspaces", {
       name: "Clusters",
       dataModelName: "clusters",
-      hasService: service.id,
+      hasService: service,
     })
   ).id;
   path = `/api/workspace/${ids.workspace}`;
-  const get = await ok("POST", "/api/data-actions", { name: "GET" });
   const clusters = await ok("POST", `${path}/types`, { name: "K8SCluster" });
   await ok("POST", `${path}/types`, { name: "K8SNode" });
-  const readClusters = await ok("POST", `${path}/data-services`, {
-    name: "Clusters (read)",
-    hasEntityType: clusters.id,
-    hasDataActions: [get.id],
+  ids.role = await roleWithAccess(ok, path, {
+    typeId: clusters.id,
+    actions: ["GET"],
+    roleName: "OPERATOR",
+    provider: PROVIDER,
+    credentialType: "OperatorCredential",
   });
-  ids.role = (
-    await ok("POST", `${path}/roles`, {
-      name: "Operator",
-      roleName: "OPERATOR",
-      notBefore: 1_767_225_600,
-      notOnOrAfter: 1_798_761_600,
-      dataServiceProviderId: PROVIDER,
-      verifiableCredentialType: "OperatorCredential",
-    })
-  ).id;
-  await ok("POST", `${path}/data-service-accesses`, { hasRole: ids.role, hasDataService: readClusters.id });
   // As the console does it: Orrery writes the role's ODRL policy to the PAP and reads it back.
   expect((await ok("POST", `${path}/roles/${ids.role}/synchronize`, { effect: "Permit" })).synchronized).toBe(
     true,

@@ -1,14 +1,19 @@
-import "reflect-metadata";
-import { webcrypto } from "node:crypto";
-import * as x509 from "@peculiar/x509";
-import { SignJWT, importPKCS8 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaces } from "@orrery/model";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
-import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import type { FakeKeyrock } from "../../../test/fakes/keyrock.ts";
 import { partyCredentials, type PartyCredentials } from "../../../test/fakes/pki.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
 import { consumerJudge, type ConsumerRequest } from "../src/pep/consumers.ts";
+import {
+  ishareRecords,
+  partyEvidence,
+  partyToken as signedPartyToken,
+  roleWithAccess,
+  schemeParties,
+  startConsumerKeyrock,
+  userToken as keyrockUserToken,
+} from "./support/consumer-peers.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 // iSHARE consumers of a workspace with an authorization registry, judged by the PEP's consumer
@@ -34,110 +39,12 @@ async function ok(method: string, url: string, body?: unknown) {
   return res.body;
 }
 
-const algorithm = {
-  name: "RSASSA-PKCS1-v1_5",
-  hash: "SHA-256",
-  publicExponent: new Uint8Array([1, 0, 1]),
-  modulusLength: 2048,
-};
-type KeyPair = webcrypto.CryptoKeyPair;
-const base64 = (data: ArrayBuffer) => Buffer.from(data).toString("base64");
-
-/** Parties whose certificates one scheme CA issued (root and intermediate), as iSHARE's test CA does. */
-async function schemeParties<N extends string>(
-  names: Record<N, string>,
-): Promise<Record<N, PartyCredentials>> {
-  const notBefore = new Date(Date.now() - 24 * 3600_000);
-  const notAfter = new Date(Date.now() + 365 * 24 * 3600_000);
-  const key = () => webcrypto.subtle.generateKey(algorithm, true, ["sign", "verify"]) as Promise<KeyPair>;
-  const [rootKeys, caKeys] = await Promise.all([key(), key()]);
-  const ca = (pathLength: number) => [
-    new x509.BasicConstraintsExtension(true, pathLength, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-  ];
-  const root = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: "01",
-    name: "CN=Test scheme root",
-    notBefore,
-    notAfter,
-    keys: rootKeys,
-    signingAlgorithm: algorithm,
-    extensions: ca(1),
-  });
-  const intermediate = await x509.X509CertificateGenerator.create({
-    serialNumber: "02",
-    subject: "CN=Test scheme CA",
-    issuer: root.subject,
-    notBefore,
-    notAfter,
-    publicKey: caKeys.publicKey,
-    signingKey: rootKeys.privateKey,
-    signingAlgorithm: algorithm,
-    extensions: ca(0),
-  });
-  const parties = {} as Record<N, PartyCredentials>;
-  let serial = 3;
-  for (const [name, identifier] of Object.entries(names) as Array<[N, string]>) {
-    const keys = await key();
-    const leaf = await x509.X509CertificateGenerator.create({
-      serialNumber: `0${serial++}`,
-      subject: `CN=${name},2.5.4.5=${identifier}`,
-      issuer: intermediate.subject,
-      notBefore,
-      notAfter,
-      publicKey: keys.publicKey,
-      signingKey: caKeys.privateKey,
-      signingAlgorithm: algorithm,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      ],
-    });
-    parties[name] = {
-      identifier,
-      certificates: [leaf, intermediate, root].map((c) => base64(c.rawData)),
-      privateKey: base64(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)),
-      root: base64(root.rawData),
-    };
-  }
-  return parties;
-}
-
-/** An iSHARE JWT of a party for the data space's party (RS256, its chain in x5c, exp = iat + 30). */
-async function partyToken(
+/** An iSHARE JWT of a party, for the data space's party unless another audience is given. */
+const partyToken = (
   party: PartyCredentials,
   options: { signer?: PartyCredentials; iat?: number; audience?: string } = {},
-) {
-  const signer = options.signer ?? party;
-  const key = await importPKCS8(
-    `-----BEGIN PRIVATE KEY-----\n${signer.privateKey.replace(/.{1,64}/g, "$&\n")}-----END PRIVATE KEY-----\n`,
-    "RS256",
-  );
-  const iat = options.iat ?? Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: "RS256", typ: "JWT", x5c: party.certificates })
-    .setIssuer(party.identifier)
-    .setSubject(party.identifier)
-    .setAudience(options.audience ?? scheme.registry.identifier)
-    .setJti(crypto.randomUUID())
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + 30)
-    .sign(key);
-}
-
-/** A Keyrock user's access token (the password grant, as a script of the consumer would get it). */
-async function userToken(email: string, password: string): Promise<string> {
-  const res = await fetch(`${keyrock.url}/oauth2/token`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `Basic ${Buffer.from("consumer-app:consumer-secret").toString("base64")}`,
-    },
-    body: new URLSearchParams({ grant_type: "password", username: email, password }),
-  });
-  const body = (await res.json()) as { access_token: string };
-  return body.access_token;
-}
+) => signedPartyToken(party, options.audience ?? scheme.registry.identifier, options);
+const userToken = (email: string, password: string) => keyrockUserToken(keyrock, email, password);
 
 const readShelves: ConsumerRequest = {
   method: "GET",
@@ -170,130 +77,36 @@ beforeAll(async () => {
   });
   outsider = await partyCredentials("EU.EORI.NLCONSUMER", "Self-made CA");
   registry = await startFakeRegistry({ credentials: scheme.registry, trustedRoots: [scheme.registry.root] });
-  keyrock = await startFakeKeyrock({
-    clientId: "consumer-app",
-    clientSecret: "consumer-secret",
-    admin: { email: "admin@test.com", password: "1234" },
-    users: [
-      { id: "alice", username: "alice", email: "alice@shop.example", password: "alice-pw", roles: [] },
-      { id: "bob", username: "bob", email: "bob@shop.example", password: "bob-pw", roles: ["kr-cashier"] },
-    ],
-    organizations: [{ id: "org-stockers", name: "Stockers", members: ["alice"], roles: ["kr-stocker"] }],
-    roles: [
-      { id: "kr-stocker", name: "Shelf_stocker", permissions: [] },
-      { id: "kr-cashier", name: "Cashier", permissions: [] },
-    ],
-  });
+  keyrock = await startConsumerKeyrock("Shelf_stocker");
   const broker = await ok(
     "POST",
     "/api/context-brokers",
     samplePayload("context-brokers", () => ""),
   );
   const service = await ok("POST", "/api/services", { name: "Shop service", hasContextBroker: broker.id });
-  ids.registry = (
-    await ok("POST", "/api/authorization-registries", {
-      name: "Keyrock AR",
-      identifier: scheme.registry.identifier,
-      certificates: scheme.registry.certificates,
-      scheme: "http",
-      host: "127.0.0.1",
-      port: Number(new URL(registry.url).port),
-      oauth2TokenPath: "/oauth2/token",
-      delegationPath: "/ar/delegation",
-      policyPath: "/ar/policy",
-      implementationName: "keyrock",
-      implementationVersion: "8.4.0",
-    })
-  ).id;
-  // Keyrock lets its own party alone write policies: the workspace signs in as it.
-  ids.grant = (
-    await ok("POST", "/api/authorization-registry-grants", {
-      name: "Keyrock's own party",
-      hasAuthorizationRegistry: ids.registry,
-      identifier: scheme.registry.identifier,
-      certificates: scheme.registry.certificates,
-      privateKey: scheme.registry.privateKey,
-    })
-  ).id;
-  const idm = await ok("POST", "/api/identity-managers", {
-    ...samplePayload("identity-managers", () => ""),
-    name: "Shop Keyrock",
-    scheme: "http",
-    host: "127.0.0.1",
-    port: Number(new URL(keyrock.url).port),
-    userPath: "/user",
-  });
-  const idmGrant = await ok("POST", "/api/identity-manager-grants", {
-    name: "Consumer application",
-    hasIdentityManager: idm.id,
-    grantType: "client_credentials",
-    clientId: "consumer-app",
-    clientSecret: "consumer-secret",
-  });
+  const trust = await ishareRecords(ok, registry, scheme.registry, keyrock);
   ids.workspace = (
     await ok("POST", "/api/workspaces", {
       name: "Shop",
       dataModelName: "shop",
       hasService: service.id,
       enableOffers: true,
-      hasAuthorizationRegistry: ids.registry,
-      hasAuthorizationRegistryGrant: ids.grant,
-      hasIdentityManager: idm.id,
-      hasIdentityManagerGrant: idmGrant.id,
+      ...trust,
     })
   ).id;
   path = `/api/workspace/${ids.workspace}`;
   const type = await ok("POST", `${path}/types`, { name: "Shelf" });
-  const get = await ok("POST", "/api/data-actions", { name: "GET" });
-  await ok("POST", "/api/data-actions", { name: "PATCH" });
-  const shelves = await ok("POST", `${path}/data-services`, {
-    name: "Shelves (read)",
-    hasEntityType: type.id,
-    hasDataActions: [get.id],
+  ids.role = await roleWithAccess(ok, path, {
+    typeId: type.id,
+    actions: ["GET"],
+    roleName: "Shelf_stocker",
+    provider: scheme.registry.identifier,
   });
-  ids.role = (
-    await ok("POST", `${path}/roles`, {
-      name: "Shelf stocker",
-      roleName: "Shelf_stocker",
-      notBefore: Math.floor(Date.now() / 1000) - 3600,
-      notOnOrAfter: Math.floor(Date.now() / 1000) + 86_400,
-      dataServiceProviderId: scheme.registry.identifier,
-      verifiableCredentialType: "StockerCredential",
-    })
-  ).id;
-  await ok("POST", `${path}/data-service-accesses`, { hasRole: ids.role, hasDataService: shelves.id });
   // As the console does it: the role synchronised with Permit (written, then proven by the registry).
   const synced = await ok("POST", `${path}/roles/${ids.role}/synchronize`, { effect: "Permit" });
   expect(synced.synchronized).toBe(true);
   // The consumer party's evidence, written with the console's authorization registry tool.
-  const now = Math.floor(Date.now() / 1000);
-  await ok(
-    "POST",
-    `/api/proxies/authorization-registry/create-policy?authorizationRegistryId=${ids.registry}&authorizationRegistryGrantId=${ids.grant}`,
-    {
-      delegationEvidence: {
-        notBefore: now - 60,
-        notOnOrAfter: now + 86_400,
-        policyIssuer: scheme.registry.identifier,
-        target: { accessSubject: scheme.consumer.identifier },
-        policySets: [
-          {
-            maxDelegationDepth: 0,
-            target: { environment: { licenses: ["ISHARE.0001"] } },
-            policies: [
-              {
-                target: {
-                  resource: { type: "Shelf", identifiers: ["*"], attributes: ["*"] },
-                  actions: ["GET"],
-                },
-                rules: [{ effect: "Permit" }],
-              },
-            ],
-          },
-        ],
-      },
-    },
-  );
+  await partyEvidence(ok, trust, scheme.registry.identifier, scheme.consumer.identifier, "Shelf");
   shared = judge();
 });
 

@@ -39,12 +39,24 @@ export const fr: Record<MessageCode, string> = {
     "{endpoint} est sur un réseau privé (ou son nom ne se résout pas) : seul un administrateur peut faire appeler cette adresse par le broker.",
   "pep.noRole": "Aucun de vos rôles n’autorise cette requête.",
   "pep.registryDeny": "Le registre d’autorisations refuse cette requête.",
-  "pep.registryUnreachable": "Le registre d’autorisations ne répond pas : la requête est refusée.",
+  "pep.registryUnreachable":
+    "Le registre d’autorisations (ou le gestionnaire d’identités, le vérificateur ou le point d’administration des politiques) qui décide ne répond pas : la requête est refusée.",
   "pep.policyDeny": "Les politiques de l’espace de données n’autorisent pas cette requête.",
   "pep.badSignature": "La signature du jeton ne peut pas être vérifiée.",
   "pep.untrustedChain": "La chaîne de certificats du jeton n’est pas de confiance.",
   "pep.permit": "Autorisé.",
   "pep.admin": "Autorisé : un administrateur.",
+  "pep.dryRun.row": "{type} : {decisions}.",
+  "pep.dryRun.permitted": "autorisé pour {methods}",
+  "pep.dryRun.separator": " ; ",
+  "pep.dryRun.denied": "refusé pour {methods} ({why})",
+  "pep.dryRun.registryDeny": "le registre d’autorisations le refuse",
+  "pep.dryRun.registryUnreachable":
+    "le registre d’autorisations ou le point d’administration des politiques ne répond pas",
+  "pep.dryRun.policyDeny": "aucune politique ODRL de l’espace de travail ne l’autorise",
+  "pep.dryRun.noRole": "le rôle n’a pas de nom à demander au registre",
+  "pep.dryRun.unknownToken":
+    "l’espace de travail n’accepte aucun jeton de consommateur de l’espace de données",
 
   "request.badUrl": "L’adresse demandée n’est pas une URL valide : son encodage en pourcentage est erroné.",
   "request.noRoute": "Aucune route {method} {path}",

@@ -2,8 +2,8 @@ import { decodeJwt } from "jose";
 import type { Item, Records } from "../resources/records.ts";
 import { TimedCache } from "./consumer-cache.ts";
 import { refused, type ConsumerVerdict } from "./consumer-verdict.ts";
-import { fdscJudge, fdscSettingOf, type FdscSetting } from "./fdsc-consumer.ts";
-import { ishareJudge, type PoliciesOf } from "./ishare-consumer.ts";
+import { fdscJudge, fdscSettingOf, type FdscJudge, type FdscSetting } from "./fdsc-consumer.ts";
+import { ishareJudge, type IshareJudge, type PoliciesOf } from "./ishare-consumer.ts";
 import { x5cOf } from "./ishare-party-token.ts";
 import { ishareSettingOf, type IshareSetting } from "./ishare-setting.ts";
 import {
@@ -37,6 +37,18 @@ export interface ConsumerJudge {
     entityTypeOf: EntityTypeOf,
     typeNameOf?: TypeNameOf,
   ): Promise<ConsumerVerdict | undefined>;
+  /** What judges a workspace's consumers: its registry (iSHARE), its PAP (FDSC), or nothing. */
+  trustOf(workspace: Item): Promise<WorkspaceTrust>;
+  /** The registry's effects for a role's roleName (ishare-consumer.ts). */
+  registryEffects: IshareJudge["effects"];
+  /** The PAP's permitting policies for a credential (fdsc-consumer.ts). */
+  papPermitting: FdscJudge["permitting"];
+}
+
+/** A workspace's trust layer as the PEP reads it (kept the cache time). */
+export interface WorkspaceTrust {
+  ishare?: IshareSetting;
+  fdsc?: FdscSetting;
 }
 
 /**
@@ -54,7 +66,7 @@ export function consumerJudge(
   const { cacheMs, timeoutMs = 5_000 } = options;
   const ishare = ishareJudge(cacheMs);
   const fdsc = fdscJudge(cacheMs);
-  const settings = new TimedCache<{ ishare?: IshareSetting; fdsc?: FdscSetting }>(cacheMs, 1_000);
+  const settings = new TimedCache<WorkspaceTrust>(cacheMs, 1_000);
 
   const settingOf = (workspace: Item) =>
     settings.get(`${workspace.id} ${JSON.stringify(workspace)}`, async () => {
@@ -100,6 +112,9 @@ export function consumerJudge(
   }
 
   return {
+    trustOf: settingOf,
+    registryEffects: ishare.effects,
+    papPermitting: fdsc.permitting,
     async judge(token, request, workspaces, entityTypeOf, typeNameOf) {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<ConsumerVerdict>((resolve) => {

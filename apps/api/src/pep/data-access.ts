@@ -15,6 +15,7 @@ import { registerPep } from "./enforce.ts";
 import { addOwnOrigins, internalToken, ownOrigins } from "./internal.ts";
 import { TenantWorkspaces } from "./tenants.ts";
 import { consumerJudge } from "./consumers.ts";
+import { registerConsumerGuide } from "./consumer-guide.ts";
 import { WorkspaceTypes } from "./type-names.ts";
 
 const filters = z
@@ -95,6 +96,8 @@ export function registerDataAccess(
       },
     ] as never;
   });
+  // One judge for the PEP and the consumers' dry run: the dry run answers from the same cache.
+  const judge = consumerJudge(records, { cacheMs: config.pepDecisionCacheSeconds * 1000 });
   if (config.brokerAuth === "enforce")
     registerPep(app, {
       sessions,
@@ -102,11 +105,9 @@ export function registerDataAccess(
       decisions,
       internalToken: token,
       ...(clients ? { clients } : {}),
-      consumers: {
-        judge: consumerJudge(records, { cacheMs: config.pepDecisionCacheSeconds * 1000 }),
-        types: new WorkspaceTypes(records, config),
-      },
+      consumers: { judge, types: new WorkspaceTypes(records, config) },
     });
+  registerConsumerGuide(app, records, config, judge, tenants);
 
   const db = records.database;
   const list = async (q: z.infer<typeof filters>, tenant?: string) => {

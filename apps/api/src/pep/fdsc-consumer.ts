@@ -10,7 +10,7 @@ import { TimedCache } from "./consumer-cache.ts";
 import { permitted, refused, strongest, type ConsumerVerdict, type Holder } from "./consumer-verdict.ts";
 import type { PoliciesOf } from "./ishare-consumer.ts";
 import { permittingPolicy, type CredentialFacts } from "./odrl-decision.ts";
-import { describePolicy } from "./required-policies.ts";
+import { describePolicy, type RequiredPolicy } from "./required-policies.ts";
 
 /**
  * Consumers of a workspace in FDSC mode (notes/pep.md §2): a JWT that a VC verifier registered in
@@ -130,6 +130,16 @@ export interface FdscJudge {
     policiesOf: PoliciesOf,
     lastSegment: string,
   ): Promise<ConsumerVerdict | undefined>;
+  /**
+   * The policy (uid) of the PAP that permits each required policy to a credential with these facts,
+   * read and evaluated as for a request (the dry run of the workspace's consumers panel).
+   */
+  permitting(
+    setting: FdscSetting,
+    facts: CredentialFacts,
+    policies: RequiredPolicy[],
+    lastSegment: string,
+  ): Promise<{ uids: Array<string | undefined> } | { unreachable: string }>;
 }
 
 export function fdscJudge(cacheMs: number): FdscJudge {
@@ -260,5 +270,25 @@ export function fdscJudge(cacheMs: number): FdscJudge {
     return strongest(verdicts);
   }
 
-  return { judge };
+  async function permitting(
+    setting: FdscSetting,
+    facts: CredentialFacts,
+    required: RequiredPolicy[],
+    lastSegment: string,
+  ) {
+    try {
+      const policies = await policiesAt(setting);
+      return { uids: required.map((p) => permittingPolicy(policies, facts, p, lastSegment)) };
+    } catch (err) {
+      // As a request's decision: a failure is a PAP that cannot be asked, never an error page.
+      return {
+        unreachable:
+          err instanceof Unreachable
+            ? err.message
+            : `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
+      };
+    }
+  }
+
+  return { judge, permitting };
 }

@@ -57,7 +57,15 @@ export interface IshareJudge {
     settings: IshareSetting[],
     policiesOf: PoliciesOf,
   ): Promise<ConsumerVerdict | undefined>;
+  /**
+   * What the registry answers for one access subject (a role's roleName) over required policies,
+   * asked and cached as for a request (the dry run of the workspace's consumers panel).
+   */
+  effects(setting: IshareSetting, subject: string, policies: RequiredPolicy[]): Promise<RegistryEffects>;
 }
+
+/** The registry's effect for each required policy, in order, or why it could not be asked. */
+export type RegistryEffects = { effects: Array<"Permit" | "Deny"> } | { unreachable: string };
 
 /** The required policies of the request, or why there are none (for one workspace). */
 export type PoliciesOf = (
@@ -324,5 +332,24 @@ export function ishareJudge(cacheMs: number): IshareJudge {
     return strongest(verdicts);
   }
 
-  return { user, party };
+  async function effects(
+    setting: IshareSetting,
+    subject: string,
+    policies: RequiredPolicy[],
+  ): Promise<RegistryEffects> {
+    const provider = setting.providerOf.get(subject) ?? setting.grant.identifier;
+    try {
+      const answer = await ask(setting, subject, provider, policies);
+      return { effects: "effects" in answer ? answer.effects : policies.map(() => "Deny" as const) };
+    } catch (err) {
+      // As a request's decision: a failure is a registry that cannot be asked, never an error page.
+      if (!(err instanceof RegistryFailure))
+        return {
+          unreachable: `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
+        };
+      return { unreachable: unreachable(setting, err) };
+    }
+  }
+
+  return { user, party, effects };
 }

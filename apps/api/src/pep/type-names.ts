@@ -9,6 +9,15 @@ import { rowsOf } from "../storage/database.ts";
 const TTL_MS = 5_000;
 const DEFAULT_VOCABULARY = "https://uri.etsi.org/ngsi-ld/default-context/";
 
+/** A URL as fetch reads it (dot segments resolved, encoded dots included), or undefined when it is none. */
+const normalised = (url: string): string | undefined => {
+  try {
+    return new URL(url).href;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Entity types as a workspace names them, for the consumers' policies (they name `Shelf`, the broker
  * stores IRIs): a stored entity's type read back to the name its workspace gives it, and a request's
@@ -70,7 +79,7 @@ export class WorkspaceTypes {
     term: string,
     context: { link?: string | string[]; body?: unknown },
   ): Promise<string | undefined> {
-    const own = `${this.config.dataModelsUrl}/${dataModelName}/`;
+    const own = normalised(`${this.config.dataModelsUrl}/${dataModelName}/`);
     let urls: unknown[];
     try {
       const linked = linkedContext(context.link);
@@ -82,7 +91,14 @@ export class WorkspaceTypes {
     } catch {
       return undefined;
     }
-    if (!urls.every((u) => typeof u === "string" && (u === CORE_CONTEXT_URL || u.startsWith(own))))
+    // Compared as the broker will fetch them: `..` (or `%2e%2e`) in a Link under the workspace's
+    // address leads to another data model's context.
+    if (
+      !own ||
+      !urls.every(
+        (u) => typeof u === "string" && (u === CORE_CONTEXT_URL || normalised(u)?.startsWith(own) === true),
+      )
+    )
       return undefined;
     const list = await this.list(workspaceId);
     const mapped = urls.some((u) => u !== CORE_CONTEXT_URL) && list.find((t) => t.name === term);

@@ -30,10 +30,20 @@ export interface EmbeddedWorkspace {
   types: Record<string, string>;
   properties: Record<string, string>;
   temporalServiceId: string;
+  /** The embedded broker's record and the service on it that `another()` uses unless told. */
+  brokerId: string;
+  serviceId: string;
   /** The credential of another client of the embedded broker (an operator's token), for calls to /ngsi-ld/v1. */
   brokerAuth: { authorization: string };
-  /** A fresh workspace with its own tenant and the same data model, generated. */
-  another(): Promise<Omit<EmbeddedWorkspace, "t" | "api" | "base" | "brokerAuth" | "another">>;
+  /**
+   * A fresh workspace with its own tenant and the same data model, generated; `fields` are added to
+   * the workspace (another service on the embedded broker, an authorization registry...).
+   */
+  another(
+    fields?: Record<string, unknown>,
+  ): Promise<
+    Omit<EmbeddedWorkspace, "t" | "api" | "base" | "brokerAuth" | "another" | "brokerId" | "serviceId">
+  >;
 }
 
 /**
@@ -75,8 +85,10 @@ export function useEmbeddedWorkspace(env: Record<string, string> = {}): Embedded
       temporalServiceType: "ngsi-ld",
     });
     ctx.temporalServiceId = temporal.id;
+    ctx.brokerId = broker.id;
+    ctx.serviceId = service.id;
     let count = 0;
-    ctx.another = async () => {
+    ctx.another = async (fields = {}) => {
       const suffix = `${Date.now().toString(36)}${(count++).toString(36)}`;
       const workspace = await ok("POST", "/api/workspaces", {
         name: `Workspace ${suffix}`,
@@ -84,6 +96,7 @@ export function useEmbeddedWorkspace(env: Record<string, string> = {}): Embedded
         hasService: service.id,
         contextBrokerTenant: `tenant${suffix}`,
         temporalServices: [temporal.id],
+        ...fields,
       });
       const path = `/api/workspace/${workspace.id}`;
       const types: Record<string, string> = {};

@@ -25,6 +25,7 @@ import { TypeContextLink } from "../workspaces/TypeContextLink.tsx";
 import { PublicThingDescriptionLink } from "../wot/PublicThingDescriptionLink.tsx";
 import { TryThingDescription } from "../wot/TryThingDescription.tsx";
 import { CheckConnection } from "../health/CheckConnection.tsx";
+import { ConsumersPanel } from "../data-access/ConsumersPanel.tsx";
 import { DataAccessPanel } from "../data-access/DataAccessPanel.tsx";
 import { checkedKinds } from "../health/healthApi.ts";
 import { CredentialConfigurationLink, IssuersLink } from "../fdsc/FdscLinks.tsx";
@@ -62,8 +63,13 @@ const extras: Record<string, (item: Item) => ReactNode> = {
     </>
   ),
   [roles.kind]: (role) => <SynchronizeRole role={role} />,
-  // Who read or wrote its data on the embedded broker (issue 35).
-  [workspaces.kind]: (workspace) => <DataAccessPanel workspace={workspace} />,
+  // Who read or wrote its data on the embedded broker, and how its consumers get in (issue 35).
+  [workspaces.kind]: (workspace) => (
+    <>
+      <DataAccessPanel workspace={workspace} />
+      <ConsumersPanel workspace={workspace} />
+    </>
+  ),
   [contracts.kind]: (contract) => <SynchronizeContract contract={contract} />,
   // FDSC mode (issue 29): the service's credential configuration in its CCS.
   [services.kind]: (service) => <CredentialConfigurationLink service={service} />,
