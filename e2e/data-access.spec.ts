@@ -41,8 +41,8 @@ test("refusals of the embedded broker show in Data access with their reason, in 
   await page.getByRole("button", { name: en.app.administration }).click();
   await page.getByRole("link", { name: en.dataAccess.title }).click();
   await expect(page.getByRole("heading", { level: 1, name: en.dataAccess.title })).toBeVisible();
-  await page.getByLabel(en.dataAccess.decision).selectOption("false");
-  await page.getByLabel(en.dataAccess.tenant).fill("supermarket");
+  await page.getByLabel(en.dataAccess.decision, { exact: true }).selectOption("false");
+  await page.getByLabel(en.dataAccess.tenant, { exact: true }).fill("supermarket");
   await page.getByRole("button", { name: en.dataAccess.apply }).click();
   const viewerRow = page.getByRole("row").filter({ hasText: en.dataAccess.reasons.readOnly });
   await expect(viewerRow).toContainText("viewer");
@@ -68,7 +68,7 @@ test("refusals of the embedded broker show in Data access with their reason, in 
   await page.getByRole("button", { name: "French" }).click();
   await page.goto("/data-access");
   await expect(page.getByRole("heading", { level: 1, name: fr.dataAccess.title })).toBeVisible();
-  await page.getByLabel(fr.dataAccess.decision).selectOption("false");
+  await page.getByLabel(fr.dataAccess.decision, { exact: true }).selectOption("false");
   await page.getByRole("button", { name: fr.dataAccess.apply }).click();
   await expect(
     page.getByRole("row").filter({ hasText: fr.dataAccess.reasons.readOnly }).first(),

@@ -115,6 +115,6 @@ test("an administrator registers a second broker in the embedded one, sees its e
     .click();
   await page.getByRole("button", { name: fr.common.yes }).click();
   await expect(panelFr.getByText(fr.registrations.none)).toBeVisible();
-  const after = (await (await fetch(query)).json()) as Array<{ id: string }>;
+  const after = (await (await fetch(query, { headers })).json()) as Array<{ id: string }>;
   expect(after.map((e) => e.id)).not.toContain(vehicle);
 });
