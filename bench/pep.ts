@@ -3,14 +3,24 @@
  * the embedded broker holds ENTITIES shelves; the same reads go through the PEP as each kind of
  * holder, over real HTTP on the embedded default (PGlite):
  * - one entity read (GET /entities/{id}), one at a time, the holders taking turns so that drift
- *   touches all alike: p50 and p95 by holder, and the p50's difference to an administrator's token
- *   (goal: an allowed read costs < 2 ms more at p50 than the same read by an admin token);
+ *   touches all alike: an administrator, an operator, a broker client's key, and an iSHARE consumer
+ *   (a Keyrock user whose role the registry permits, both fakes over HTTP, the decision cache warm):
+ *   p50 and p95 by holder, and the p50's difference to an administrator's token (goal: an allowed
+ *   read costs < 2 ms more at p50 than the same read by an admin token);
  * - a query page (GET /entities?type=Shelf&limit=20), CONCURRENCY in flight: throughput with the PEP
  *   (an operator's token, who passes by the workspaces they may read) against the same process run
  *   with BROKER_AUTH=open (goal: >= 80% of it).
  * Prints a table and writes bench/results/pep.json. Run: `npx tsx bench/pep.ts`.
  * Environment: BENCH_TIME_LIMIT_SECONDS (default 600).
  */
+import { startFakeRegistry } from "../test/fakes/ishare-registry.ts";
+import {
+  ishareRecords,
+  roleWithAccess,
+  schemeParties,
+  startConsumerKeyrock,
+  userToken,
+} from "../apps/api/test/support/consumer-peers.ts";
 import { embeddedWorkspace, json, startApi } from "./lib/api.ts";
 import { pgliteDriver } from "./lib/databases.ts";
 import { request } from "./lib/http.ts";
@@ -24,6 +34,7 @@ const READS = sized(1_000, 20);
 const QUERIES = sized(3_000, 40);
 const CONCURRENCY = 8;
 const TENANT = "pepbench";
+const CONSUMER_TENANT = "pepconsumers";
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 600);
 const LOAD_BEFORE = loadAverage();
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -32,11 +43,70 @@ const shelf = (i: number) => `urn:ngsi-ld:Shelf:${String(i).padStart(6, "0")}`;
 
 type Api = Awaited<ReturnType<typeof startApi>>;
 
+/**
+ * An iSHARE consumer's token on the tenant `tenant`: a workspace there judged by a registry (Keyrock's
+ * /ar, faked), whose role Shelf_reader may GET Shelf (synchronised with Permit), and the token of a
+ * Keyrock user holding that role through an organisation. Returns the token and what to close.
+ */
+async function ishareConsumer(api: Api, serviceId: string, tenant: string) {
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const res = await request(
+      api.base + path,
+      method,
+      {
+        authorization: `Bearer ${api.token}`,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      },
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 200)}`);
+    return res.text ? JSON.parse(res.text) : undefined;
+  };
+  const scheme = await schemeParties({ registry: "EU.EORI.NLKEYROCK" });
+  const registry = await startFakeRegistry({
+    credentials: scheme.registry,
+    trustedRoots: [scheme.registry.root],
+  });
+  const keyrock = await startConsumerKeyrock("Shelf_reader");
+  const trust = await ishareRecords(ok, registry, scheme.registry, keyrock);
+  const workspace = await ok("POST", "/api/workspaces", {
+    name: "Consumers",
+    dataModelName: "pep-consumers",
+    hasService: serviceId,
+    contextBrokerTenant: tenant,
+    enableOffers: true,
+    ...trust,
+  });
+  const path = `/api/workspace/${workspace.id}`;
+  const type = await ok("POST", `${path}/types`, { name: "Shelf" });
+  await ok("POST", `${path}/properties`, {
+    name: "numberOfItems",
+    hasType: type.id,
+    ngsiLdType: "Property",
+    propertyNgsiLdValueType: "Number",
+  });
+  await ok("POST", `${path}/data-model/generate`);
+  const role = await roleWithAccess(ok, path, {
+    typeId: type.id,
+    actions: ["GET"],
+    roleName: "Shelf_reader",
+    provider: scheme.registry.identifier,
+  });
+  await ok("POST", `${path}/roles/${role}/synchronize`, { effect: "Permit" });
+  return {
+    token: await userToken(keyrock, "alice@shop.example", "alice-pw"),
+    close: async () => {
+      await registry.close();
+      await keyrock.close();
+    },
+  };
+}
+
 /** The shelves, written once by the administrator. */
-async function fill(api: Api) {
+async function fill(api: Api, tenant: string) {
   const headers = {
     authorization: `Bearer ${api.token}`,
-    "ngsild-tenant": TENANT,
+    "ngsild-tenant": tenant,
     "content-type": "application/json",
   };
   for (let from = 0; from < ENTITIES; from += 500) {
@@ -57,13 +127,15 @@ async function fill(api: Api) {
   }
 }
 
-const reader = (api: Api, credential: Record<string, string>) => async (path: string) => {
-  const res = await request(`${api.base}/ngsi-ld/v1${path}`, "GET", {
-    ...credential,
-    "ngsild-tenant": TENANT,
-  });
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text.slice(0, 200)}`);
-};
+const reader =
+  (api: Api, credential: Record<string, string>, tenant = TENANT) =>
+  async (path: string) => {
+    const res = await request(`${api.base}/ngsi-ld/v1${path}`, "GET", {
+      ...credential,
+      "ngsild-tenant": tenant,
+    });
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text.slice(0, 200)}`);
+  };
 
 /** Query throughput, CONCURRENCY in flight, after a warm-up. */
 async function queries(read: (path: string) => Promise<void>) {
@@ -78,8 +150,13 @@ async function main(): Promise<number> {
   const fresh = await pgliteDriver().fresh();
   let api = await startApi(fresh);
   try {
-    await embeddedWorkspace(api, api.port, "pep", { tenant: TENANT });
-    await fill(api);
+    const workspaceId = await embeddedWorkspace(api, api.port, "pep", { tenant: TENANT });
+    await fill(api, TENANT);
+    const { hasService } = await json<{ hasService: string }>(
+      api.call("GET", `/api/workspaces/${workspaceId}`, 200),
+    );
+    const consumer = await ishareConsumer(api, hasService, CONSUMER_TENANT);
+    await fill(api, CONSUMER_TENANT);
     const client = await json<{ key: string }>(
       api.call("POST", "/api/broker-clients", 201, {
         name: "Bench agent",
@@ -91,11 +168,13 @@ async function main(): Promise<number> {
       admin: { authorization: `Bearer ${api.token}` },
       operator: { authorization: `Bearer ${await api.tokenFor("operator")}` },
       "broker client": { authorization: `Bearer ${client.key}` },
+      "iSHARE consumer": { authorization: `Bearer ${consumer.token}` },
     };
     log(`${ENTITIES} shelves; ${READS} reads by each of ${Object.keys(holders).length} holders, in turns...`);
     const times: Record<string, number[]> = Object.fromEntries(Object.keys(holders).map((h) => [h, []]));
     const reads = Object.entries(holders).map(
-      ([name, credential]) => [name, reader(api, credential)] as const,
+      ([name, credential]) =>
+        [name, reader(api, credential, name === "iSHARE consumer" ? CONSUMER_TENANT : TENANT)] as const,
     );
     for (let i = 0; i < READS + 50; i++)
       for (const [name, read] of reads) {
@@ -119,6 +198,7 @@ async function main(): Promise<number> {
     );
     log(`query throughput with the PEP (operator), ${QUERIES} pages, ${CONCURRENCY} in flight...`);
     const enforced = await queries(reader(api, holders.operator!));
+    await consumer.close();
     await api.close();
 
     log("the same with BROKER_AUTH=open...");

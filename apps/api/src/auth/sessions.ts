@@ -29,6 +29,9 @@ export const PERMISSIONS_REFRESH_MS = 3 * 60_000;
 /** When the identity manager cannot be asked, the permissions it gave last are kept and asked again after this. */
 const RETRY_MS = 30_000;
 
+/** What a session's bearer token looks like: 32 random bytes, base64url (43 characters). */
+export const sessionTokenShape = /^[A-Za-z0-9_-]{43}$/;
+
 const hash = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /**

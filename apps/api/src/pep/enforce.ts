@@ -7,7 +7,7 @@ import type {
 } from "fastify";
 import { isAllowed } from "@orrery/model";
 import { asSegment, servedPath } from "../auth/guard.ts";
-import type { Session, Sessions } from "../auth/sessions.ts";
+import { sessionTokenShape, type Session, type Sessions } from "../auth/sessions.ts";
 import { languageOf, say, type MessageCode } from "../messages/say.ts";
 import type { Item } from "../resources/records.ts";
 import type { BrokerClientGrant, BrokerClientKeys } from "./broker-clients.ts";
@@ -170,7 +170,10 @@ export function registerPep(app: FastifyInstance, options: PepOptions): void {
       tenant: tenant || say(languageOf(request.headers["accept-language"]), "pep.defaultTenant"),
     };
 
-    const session = await sessions.find(token);
+    // Each kind of credential has its shape: a session token is 43 base64url characters, a broker
+    // client's key 47 from its prefix on; asking the database only for the shape that can match
+    // keeps an unknown token (a consumer's, every time) from costing a query of each store.
+    const session = sessionTokenShape.test(token) ? await sessions.find(token) : undefined;
     if (session) {
       const { permit, reason } = await userDecision(session, tenant, write);
       if (!permit) {
