@@ -257,12 +257,10 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
         scope: ["bearer"],
       });
     }
-    // The resource owner password grant (notes/trust-and-peers.md 1.1): the username is the email.
-    if (form.get("grant_type") === "password") {
-      const user = users.find((u) => u.email === form.get("username") && u.password === form.get("password"));
-      if (!user) return keyrockError(res, 400, "Invalid grant: user credentials are invalid");
+    /** A user's access token, as Keyrock answers a password or an authorization code grant. */
+    const userToken = (userId: string) => {
       const accessToken = opaque(20);
-      accessTokens.set(accessToken, { userId: user.id, expiresAt: Date.now() + expiresIn * 1000 });
+      accessTokens.set(accessToken, { userId, expiresAt: Date.now() + expiresIn * 1000 });
       issuedTokens.push(accessToken);
       return sendJson(res, 200, {
         access_token: accessToken,
@@ -271,6 +269,12 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
         refresh_token: opaque(20),
         scope: ["bearer"],
       });
+    };
+    // The resource owner password grant (notes/trust-and-peers.md 1.1): the username is the email.
+    if (form.get("grant_type") === "password") {
+      const user = users.find((u) => u.email === form.get("username") && u.password === form.get("password"));
+      if (!user) return keyrockError(res, 400, "Invalid grant: user credentials are invalid");
+      return userToken(user.id);
     }
     const code = form.get("code") ?? "";
     const grant = codes.get(code);
@@ -280,16 +284,7 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     if (form.get("redirect_uri") !== grant.redirectUri)
       return keyrockError(res, 400, "Invalid request: `redirect_uri` is invalid");
     codes.delete(code);
-    const accessToken = opaque(20);
-    accessTokens.set(accessToken, { userId: grant.userId, expiresAt: Date.now() + expiresIn * 1000 });
-    issuedTokens.push(accessToken);
-    return sendJson(res, 200, {
-      access_token: accessToken,
-      token_type: "bearer",
-      expires_in: expiresIn,
-      refresh_token: opaque(20),
-      scope: ["bearer"],
-    });
+    return userToken(grant.userId);
   }
 
   const roleRef = (id: string) => {

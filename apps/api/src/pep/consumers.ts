@@ -116,28 +116,8 @@ export function consumerJudge(
     registryEffects: ishare.effects,
     papPermitting: fdsc.permitting,
     async judge(token, request, workspaces, entityTypeOf, typeNameOf) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<ConsumerVerdict>((resolve) => {
-        timer = setTimeout(
-          () =>
-            resolve(
-              refused(
-                {
-                  holder: "",
-                  holderKind: "ishare-user",
-                  roles: [],
-                  workspaceId: workspaces[0]?.id ?? "",
-                  asked: [],
-                },
-                "registryUnreachable",
-                `No decision within ${timeoutMs} ms: the authorization registry, identity manager, verifier or policy administration point is too slow.`,
-              ),
-            ),
-          timeoutMs,
-        );
-      });
-      const deciding = decide(token, request, workspaces, entityTypeOf, typeNameOf).catch((err: unknown) =>
-        // A decision that failed is a refusal to answer (503), never a Permit nor a 500.
+      // No decision in time, or a decision that failed: a refusal to answer (503), never a Permit nor a 500.
+      const unanswered = (detail: string) =>
         refused(
           {
             holder: "",
@@ -147,8 +127,22 @@ export function consumerJudge(
             asked: [],
           },
           "registryUnreachable",
-          `No decision could be made: ${err instanceof Error ? err.message : String(err)}.`,
-        ),
+          detail,
+        );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<ConsumerVerdict>((resolve) => {
+        timer = setTimeout(
+          () =>
+            resolve(
+              unanswered(
+                `No decision within ${timeoutMs} ms: the authorization registry, identity manager, verifier or policy administration point is too slow.`,
+              ),
+            ),
+          timeoutMs,
+        );
+      });
+      const deciding = decide(token, request, workspaces, entityTypeOf, typeNameOf).catch((err: unknown) =>
+        unanswered(`No decision could be made: ${err instanceof Error ? err.message : String(err)}.`),
       );
       try {
         return await Promise.race([deciding, late]);
