@@ -21,7 +21,13 @@ interface Api {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
-async function startProcess(databaseUrl: string, dataDir: string): Promise<Api> {
+/**
+ * Processes sharing a database share ENCRYPTION_KEY (docs/deploy.md): their secrets, and the
+ * credential each API presents to the embedded broker behind PUBLIC_URL, which may be another process.
+ */
+const encryptionKey = "0123456789abcdef".repeat(4);
+
+async function startProcess(databaseUrl: string, dataDir: string, publicUrl?: string): Promise<Api> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
@@ -30,7 +36,8 @@ async function startProcess(databaseUrl: string, dataDir: string): Promise<Api> 
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      PUBLIC_URL: base,
+      PUBLIC_URL: publicUrl ?? base,
+      ENCRYPTION_KEY: encryptionKey,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       AUTH_PROVIDER: "dev",
@@ -98,7 +105,8 @@ describe.skipIf(!postgres)("live listeners across API processes (postgresql)", (
     url.pathname = `/${name}`;
     // One after the other: the first applies the migrations.
     one = await startProcess(url.toString(), join(dataDir, "one"));
-    two = await startProcess(url.toString(), join(dataDir, "two"));
+    // Behind one address, as behind a load balancer that sends this test's requests to the first.
+    two = await startProcess(url.toString(), join(dataDir, "two"), one.base);
   }, 120_000);
 
   afterAll(async () => {
@@ -172,6 +180,7 @@ describe.skipIf(!postgres)("live listeners across API processes (postgresql)", (
       method: "POST",
       headers: {
         "content-type": "application/json",
+        authorization: `Bearer ${two.token}`,
         link: `<${context}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`,
       },
       body: JSON.stringify({
