@@ -73,11 +73,13 @@ export function registerDataAccess(
   clients?: BrokerClientKeys,
 ): { tenants: TenantWorkspaces; decisions: DecisionLog } {
   const token = internalToken(key);
-  const removals = [addOwnOrigins(ownOrigins([config.publicUrl, config.liveNotifyUrl], config.port), token)];
+  // This process's origins: as configured, and once it listens, at the port it got (PORT=0 in tests).
+  const ownAt = (port: number) =>
+    addOwnOrigins(ownOrigins([config.publicUrl, config.liveNotifyUrl], port), token);
+  const removals = [ownAt(config.port)];
   app.addHook("onListen", async () => {
     const address = app.server.address() as AddressInfo | null;
-    if (address && typeof address === "object")
-      removals.push(addOwnOrigins(ownOrigins([config.publicUrl, config.liveNotifyUrl], address.port), token));
+    if (address && typeof address === "object") removals.push(ownAt(address.port));
   });
   const tenants = new TenantWorkspaces(records);
   const decisions = new DecisionLog(records.database, app.log, config.auditRetentionDays);
