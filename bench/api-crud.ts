@@ -211,7 +211,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     await pair.close();
     for (const place of pairDbs) await place.dispose();
 
-    await db.execute(sql`TRUNCATE records`);
+    await db.execute(sql`TRUNCATE records, broker_client_keys`);
     const start = performance.now();
     for (let i = 0; i < N; i += BATCH_ROWS) await db.insert(records).values(rows.slice(i, i + BATCH_ROWS));
     const wallMs = Math.round(performance.now() - start);
@@ -285,7 +285,7 @@ async function warmUp(api: RunningApi, pair: TrailPair, db: Database): Promise<F
   await warm.run(0, WARM_UP, CONCURRENCY, async (i) => {
     await db.insert(records).values(brokerRow(i, name(i)));
   });
-  await db.execute(sql`TRUNCATE records`);
+  await db.execute(sql`TRUNCATE records, broker_client_keys`);
   return cold.figures();
 }
 
