@@ -3,6 +3,18 @@ import { Button, ButtonGroup, Spinner } from "react-bootstrap";
 
 type Format = "csv" | "json";
 
+/** The query string of a log's page (Activity, Data access): empty filters left out, times as ISO instants. */
+export function logQuery(filters: object, cursor?: string, limit = 50): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters) as Array<[string, string | undefined]>) {
+    if (!value) continue;
+    query.set(key, key === "from" || key === "to" ? new Date(value).toISOString() : value);
+  }
+  if (cursor) query.set("cursor", cursor);
+  query.set("limit", String(limit));
+  return query.toString();
+}
+
 /** Saves a text as a file through a Blob link. */
 export function download(name: string, text: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));

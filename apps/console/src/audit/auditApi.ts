@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { itemPath, kindsByName } from "@orrery/model";
 import { get } from "../api.ts";
+import { logQuery } from "../app/LogToolbar.tsx";
 import { kindRoute, placementOf, routeTo } from "../routes.ts";
 
 /** A field an update changed; a secret only says it changed. */
@@ -44,20 +45,8 @@ export interface AuditFilters {
   to?: string;
 }
 
-/** The query string of a page: empty filters left out, times as ISO instants. */
-export function auditQuery(filters: AuditFilters, cursor?: string, limit = 50): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) {
-    if (!value) continue;
-    query.set(key, key === "from" || key === "to" ? new Date(value).toISOString() : value);
-  }
-  if (cursor) query.set("cursor", cursor);
-  query.set("limit", String(limit));
-  return query.toString();
-}
-
 export const fetchAuditPage = (filters: AuditFilters, cursor?: string, limit?: number) =>
-  get<AuditPage>(`/audit?${auditQuery(filters, cursor, limit)}`);
+  get<AuditPage>(`/audit?${logQuery(filters, cursor, limit)}`);
 
 export function useAuditPage(filters: AuditFilters, cursor?: string, enabled = true) {
   return useQuery({

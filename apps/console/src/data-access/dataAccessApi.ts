@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { get } from "../api.ts";
+import { logQuery } from "../app/LogToolbar.tsx";
 
 /** One decision of the embedded broker's policy enforcement point, as GET /api/data-access gives it. */
 export interface Decision {
@@ -44,19 +45,8 @@ export interface DecisionFilters {
 export const decisionsPath = (workspaceId?: string) =>
   workspaceId ? `/workspace/${workspaceId}/data-access` : "/data-access";
 
-function decisionQuery(filters: DecisionFilters, cursor?: string, limit = 50): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) {
-    if (!value) continue;
-    query.set(key, key === "from" || key === "to" ? new Date(value).toISOString() : value);
-  }
-  if (cursor) query.set("cursor", cursor);
-  query.set("limit", String(limit));
-  return query.toString();
-}
-
 const fetchPage = (path: string, filters: DecisionFilters, cursor?: string, limit?: number) =>
-  get<DecisionPage>(`${path}?${decisionQuery(filters, cursor, limit)}`);
+  get<DecisionPage>(`${path}?${logQuery(filters, cursor, limit)}`);
 
 export function useDecisionPage(path: string, filters: DecisionFilters, cursor?: string) {
   return useQuery({
