@@ -7,6 +7,7 @@ import { fieldError, invalid, problemSchema as problem } from "../problems.ts";
 import { etagOf, type Alongside, type DependentsCheck, type Records } from "./records.ts";
 import { servedPath } from "../auth/guard.ts";
 import { hasPersonalFields, withoutPersonal } from "./personal.ts";
+import { registerDeleteCheck } from "./delete-check.ts";
 
 const params = z.object({ id: z.string() });
 const workspaceParams = z.object({ workspaceId: z.string(), id: z.string() });
@@ -191,4 +192,6 @@ export function registerKindRoutes(
       return reply.code(204).send();
     },
   );
+
+  registerDeleteCheck(app, kind, records, item, idParams);
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import {
+  itemPath,
   missingRequired,
   newId,
   recordTitle,
@@ -52,6 +53,26 @@ export interface Change {
 
 /** The records an update would break, asked of the updated kind's rules inside its transaction. */
 export type DependentsCheck = (change: Change, tx: InTransaction) => Promise<Broken[]>;
+
+/** A record a delete would meet, as a delete's 409 names it (`referrers`). */
+export interface Blocker {
+  id: string;
+  kind: string;
+  /** Its title (an access reads "role → data service"). */
+  name: string;
+  workspaceId?: string;
+  /** The records it refers to, by field: the console's page of it may sit under one. */
+  refs?: Record<string, unknown>;
+}
+
+/**
+ * What a delete would meet, answered without deleting: the records that keep it from deletion
+ * (the 409's `referrers`), and the records whose links to it go with it; each with its API address.
+ */
+export interface DeleteCheck {
+  blockers: Array<Blocker & { href?: string }>;
+  cascades: Array<Blocker & { href?: string }>;
+}
 
 export interface Item {
   id: string;
@@ -588,7 +609,7 @@ export class Records {
     await this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId, "update");
       if (!row) throw notFound(id);
-      const referrers = [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
+      const referrers = await this.deleteBlockers(tx, kind, id);
       if (referrers.length) {
         const names = referrers.map((r) => r.name);
         throw problem(409, "record.inUse", { names }, { referrers });
@@ -596,6 +617,54 @@ export class Records {
       await tx.delete(records).where(eq(records.id, id));
       if (by) await this.audit(tx, by, "delete", kind, row, changesOf(kind, row, undefined));
     });
+  }
+
+  /**
+   * What a delete of this record would meet, without deleting it (GET .../delete-check): the
+   * records that keep it from deletion, found by the same code as the delete's 409, and what goes
+   * with it (the links a record holds in its own row: a data service's to its properties and data
+   * actions). 404 when the record is not of this kind in this workspace.
+   */
+  async deleteCheck(kind: KindDefinition, id: string, workspaceId?: string): Promise<DeleteCheck> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.row(tx, kind.kind, id, workspaceId);
+      if (!row) throw notFound(id);
+      const blockers = await this.deleteBlockers(tx, kind, id);
+      const links = referenceFields(kind).flatMap((f) =>
+        f.linked
+          ? [row.data[f.name] ?? []].flat().map((target) => ({ kind: f.kind, id: String(target) }))
+          : [],
+      );
+      const found = links.length
+        ? await tx
+            .select(blockerColumns)
+            .from(records)
+            .where(inArray(records.id, [...new Set(links.map((l) => l.id))]))
+            .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
+        : [];
+      const scopeOf = (target: string) =>
+        this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? row.workspaceId : "";
+      const cascades = await this.blockers(
+        tx,
+        found.filter(
+          (r) => links.some((l) => l.id === r.id && l.kind === r.kind) && r.workspaceId === scopeOf(r.kind),
+        ),
+      );
+      return { blockers: blockers.map(this.withHref), cascades: cascades.map(this.withHref) };
+    });
+  }
+
+  /** A record a delete check names, with the API address of its page (its id escaped as a path segment). */
+  private readonly withHref = (found: Blocker): Blocker & { href?: string } => {
+    const kind = this.kinds.find((k) => k.kind === found.kind);
+    return kind
+      ? { ...found, href: `/api${itemPath(kind, encodeURIComponent(found.id), found.workspaceId ?? "")}` }
+      : found;
+  };
+
+  /** The records a delete waits for: those that refer to it, and what a workspace holds. */
+  private async deleteBlockers(tx: Tx, kind: KindDefinition, id: string) {
+    return [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
   }
 
   /** The audit event of an update or a delete, in its transaction. */
@@ -618,7 +687,10 @@ export class Records {
    * @orrery/model's recordTitle: an access reads "role → data service"), its workspace and the
    * records it refers to (the console links it to its page, which may sit under a parent).
    */
-  private async blockers(tx: Tx, rows: Array<Pick<Row, "id" | "kind" | "name" | "workspaceId" | "data">>) {
+  private async blockers(
+    tx: Tx,
+    rows: Array<Pick<Row, "id" | "kind" | "name" | "workspaceId" | "data">>,
+  ): Promise<Blocker[]> {
     const kindOf = (name: string) => this.kinds.find((k) => k.kind === name);
     const referenced = await namesOf(tx, rows, kindOf);
     return rows.map((row) => {
