@@ -658,7 +658,10 @@ export class Records {
   private readonly withHref = (found: Blocker): Blocker & { href?: string } => {
     const kind = this.kinds.find((k) => k.kind === found.kind);
     return kind
-      ? { ...found, href: `/api${itemPath(kind, encodeURIComponent(found.id), found.workspaceId ?? "")}` }
+      ? {
+          ...found,
+          href: `/api${itemPath(kind, encodeURIComponent(found.id), encodeURIComponent(found.workspaceId ?? ""))}`,
+        }
       : found;
   };
 
