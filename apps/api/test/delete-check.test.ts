@@ -43,6 +43,16 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t?.close());
 
+/**
+ * The 409's records are the check's, in its order; the check names, besides each one's own
+ * references, those of the records it sits under (where its page is).
+ */
+function expectTheSame(referrers: Named[], blockers: Named[]) {
+  const record = ({ id, kind, name, workspaceId }: Named) => ({ id, kind, name, workspaceId });
+  expect(referrers.map(record)).toEqual(blockers.map(record));
+  referrers.forEach((r, i) => expect(blockers[i]!.refs).toMatchObject((r.refs as object) ?? {}));
+}
+
 /** "kind name" of each record named, in the order given. */
 const titles = (found: Named[]) => found.map((r) => `${r.kind} ${r.name}`);
 
@@ -124,10 +134,15 @@ describe(`what a delete would meet, asked before it (${driver})`, () => {
       expect((await api("GET", c.url())).status).toBe(200);
       const refused = await api("DELETE", c.url());
       expect(refused.status).toBe(409);
-      expect(refused.body.referrers).toEqual(
-        check.body.blockers.map(({ href: _href, ...blocker }: Named) => blocker),
-      );
+      expectTheSame(refused.body.referrers, check.body.blockers);
     });
+
+  it("names the thing description a routing operation sits under, where its page is", async () => {
+    const check = await api("GET", `${path}/wot-actions/${ids.restock}/delete-check`);
+    const td = await named(`${path}/wot-thing-descriptions`, "Smart shelf");
+    const operation = (check.body.blockers as Named[]).find((b) => b.kind === "routing-operations")!;
+    expect(operation.refs).toMatchObject({ hasWoTAction: ids.restock, hasWoTThingDescription: td });
+  });
 
   it("names what the workspace Supermarket holds: every kind of record in it, before its delete refuses", async () => {
     const check = await api("GET", `/api/workspaces/${ids.workspace}/delete-check`);
@@ -145,9 +160,7 @@ describe(`what a delete would meet, asked before it (${driver})`, () => {
     expect(titles(check.body.blockers)).toContain("types Shelf");
     const refused = await api("DELETE", `/api/workspaces/${ids.workspace}`);
     expect(refused.status).toBe(409);
-    expect(refused.body.referrers).toEqual(
-      check.body.blockers.map(({ href: _href, ...blocker }: Named) => blocker),
-    );
+    expectTheSame(refused.body.referrers, check.body.blockers);
     expect((await api("GET", `${path}/types/${ids.shelf}`)).status).toBe(200);
   });
 

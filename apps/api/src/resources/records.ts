@@ -650,8 +650,55 @@ export class Records {
           (r) => links.some((l) => l.id === r.id && l.kind === r.kind) && r.workspaceId === scopeOf(r.kind),
         ),
       );
-      return { blockers: blockers.map(this.withHref), cascades: cascades.map(this.withHref) };
+      const placed = await this.withFurtherRefs(tx, [...blockers, ...cascades]);
+      return {
+        blockers: placed.slice(0, blockers.length).map(this.withHref),
+        cascades: placed.slice(blockers.length).map(this.withHref),
+      };
     });
+  }
+
+  /**
+   * Records named with the references of the records they refer to as well, a few levels up (a
+   * routing operation's routing's thing description): the console's page of a record may sit
+   * under all of them. A reference of the record's own is never replaced.
+   */
+  private async withFurtherRefs(tx: Tx, found: Blocker[], levels = 3): Promise<Blocker[]> {
+    let named = found;
+    for (let level = 0; level < levels; level++) {
+      const ids = [
+        ...new Set(named.flatMap((b) => Object.values(b.refs ?? {}).filter((v) => typeof v === "string"))),
+      ] as string[];
+      if (!ids.length) break;
+      const rows = await tx
+        .select({ id: records.id, kind: records.kind, data: records.data })
+        .from(records)
+        .where(inArray(records.id, ids));
+      const refsOf = new Map(
+        rows.map((row) => {
+          const kind = this.kinds.find((k) => k.kind === row.kind);
+          const fields = kind ? referenceFields(kind).filter((f) => f.input === "reference") : [];
+          return [
+            row.id,
+            Object.fromEntries(
+              fields
+                .filter((f) => typeof row.data[f.name] === "string")
+                .map((f) => [f.name, row.data[f.name]]),
+            ),
+          ];
+        }),
+      );
+      let grew = false;
+      named = named.map((b) => {
+        const further = Object.values(b.refs ?? {}).map((id) => refsOf.get(id as string) ?? {});
+        const refs = Object.assign({}, ...further.reverse(), b.refs) as Record<string, unknown>;
+        if (Object.keys(refs).length === Object.keys(b.refs ?? {}).length) return b;
+        grew = true;
+        return { ...b, refs };
+      });
+      if (!grew) break;
+    }
+    return named;
   }
 
   /** A record a delete check names, with the API address of its page (its id escaped as a path segment). */

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { kindsByName } from "@orrery/model";
-import { kindRoute, placementOf } from "../routes.ts";
+import { kindRoute, lineage, placementOf } from "../routes.ts";
 
 /** A record that keeps another from deletion, as the API's 409 names it. */
 export interface Blocker {
@@ -9,15 +9,21 @@ export interface Blocker {
   kind: string;
   name: string;
   workspaceId?: string;
-  /** The records it refers to, by field: its page may sit under one (a property under its type). */
+  /**
+   * The records it refers to, by field: its page may sit under one (a property under its type). A
+   * delete check adds those its parents refer to (a routing operation's thing description).
+   */
   refs?: Record<string, string>;
 }
 
-/** The records a deletion waits for, each a link to its page: delete or change them first. */
-export function Blockers({ blockers }: { blockers: readonly Blocker[] }) {
+/**
+ * The records a deletion waits for, each a link to its page: delete or change them first (or,
+ * `label`led otherwise, the records whose links go with it).
+ */
+export function Blockers({ blockers, label }: { blockers: readonly Blocker[]; label?: string }) {
   const { t } = useTranslation();
   return (
-    <ul className="mb-2" aria-label={t("errors.blockers")}>
+    <ul className="mb-2" aria-label={label ?? t("errors.blockers")}>
       {blockers.map((b) => {
         const kind = kindsByName.get(b.kind);
         const label = t("errors.blocker", {
@@ -26,8 +32,10 @@ export function Blockers({ blockers }: { blockers: readonly Blocker[] }) {
         });
         if (!kind) return <li key={b.id}>{label}</li>;
         const params: Record<string, string | undefined> = { workspaceId: b.workspaceId };
-        for (const [field, param] of Object.entries(placementOf(kind).fromRoute ?? {}))
-          params[param] = b.refs?.[field];
+        // Its page sits under its parents, each named by one of its references (or theirs).
+        for (const place of lineage(kind).map(placementOf))
+          for (const [field, param] of Object.entries(place.fromRoute ?? {}))
+            params[param] ??= b.refs?.[field];
         return (
           <li key={b.id}>
             <Link to={kindRoute(kind, "show", b.id, params)}>{label}</Link>

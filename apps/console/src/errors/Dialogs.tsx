@@ -55,6 +55,11 @@ export function ConfirmDialog(props: {
   message: string;
   /** What the answer Yes leaves behind, said before it is given (a contract detail's role in the identity manager). */
   note?: string;
+  /** What else to know before answering (what a delete would meet: see DeleteConsequences). */
+  children?: ReactNode;
+  /** Yes cannot be given (something keeps the record); `why` is the id of the sentence saying so. */
+  yesDisabled?: boolean;
+  why?: string;
   onYes: () => void;
   onNo: () => void;
 }) {
@@ -69,12 +74,18 @@ export function ConfirmDialog(props: {
       <Modal.Body>
         {props.message}
         {props.note && <p className="small text-body-secondary mt-2 mb-0">{props.note}</p>}
+        {props.children}
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={props.onNo} autoFocus>
           {t("common.no")}
         </Button>
-        <Button variant="danger" onClick={props.onYes}>
+        <Button
+          variant="danger"
+          onClick={props.onYes}
+          disabled={props.yesDisabled}
+          aria-describedby={props.yesDisabled ? props.why : undefined}
+        >
           {t("common.yes")}
         </Button>
       </Modal.Footer>
@@ -102,27 +113,40 @@ export function useFailureDialog() {
 }
 
 /**
- * A delete asked first and reported when it fails: `ask()` opens the Yes/No; Yes runs the delete
- * (a mutation call, given the error callback to pass on), and its failure opens the error dialog.
- * `dialogs` renders both, with the texts of the thing deleted.
+ * A delete asked first and reported when it fails: `ask()` opens the Yes/No (`asking` while it is
+ * open); Yes runs the delete (a mutation call, given the error callback to pass on), and its
+ * failure opens the error dialog. `dialogs` renders both, with the texts of the thing deleted and
+ * what the delete would meet (`consequences`; `blocked` disables Yes, `why` names the sentence).
  */
 export function useConfirmedDelete(run: (callbacks: { onError: () => void }) => void) {
   const [confirming, setConfirming] = useState(false);
   const failure = useFailureDialog();
-  const dialogs = (text: { confirm: string; note?: string; failed: string; detail?: string }) => (
+  const dialogs = (text: {
+    confirm: string;
+    note?: string;
+    failed: string;
+    detail?: string;
+    consequences?: ReactNode;
+    blocked?: boolean;
+    why?: string;
+  }) => (
     <>
       <ConfirmDialog
         show={confirming}
         message={text.confirm}
         note={text.note}
+        yesDisabled={text.blocked}
+        why={text.why}
         onYes={() => {
           setConfirming(false);
           run({ onError: failure.show });
         }}
         onNo={() => setConfirming(false)}
-      />
+      >
+        {text.consequences}
+      </ConfirmDialog>
       {failure.dialog(text.failed, text.detail)}
     </>
   );
-  return { ask: () => setConfirming(true), dialogs };
+  return { ask: () => setConfirming(true), asking: confirming, dialogs };
 }

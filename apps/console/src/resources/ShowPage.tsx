@@ -7,6 +7,7 @@ import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { useConfirmedDelete } from "../errors/Dialogs.tsx";
+import { BLOCKED_ID, DeleteConsequences, deleteWaits } from "../errors/DeleteConsequences.tsx";
 import { RecordHistory } from "../audit/RecordHistory.tsx";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";
@@ -18,7 +19,8 @@ import { FieldValue } from "./FieldValue.tsx";
 import { useTitle } from "./titles.ts";
 import { labelOf } from "./fieldLabel.ts";
 import { useParentCrumbs, usePlace } from "./place.ts";
-import { useDelete, useItem, type Item } from "./queries.ts";
+import { useDelete, useItem, useScope, type Item } from "./queries.ts";
+import { useDeleteCheck } from "./deleteCheck.ts";
 
 /**
  * The show page of any kind: breadcrumb through the parents, edit and delete as permitted, the
@@ -64,6 +66,8 @@ export function ShowPage({
       onError,
     }),
   );
+  // What the delete would meet, asked as its confirmation opens, and said there before Yes.
+  const check = useDeleteCheck(kind, id, useScope(kind), deletion.asking);
 
   return (
     <>
@@ -148,6 +152,9 @@ export function ShowPage({
         note: data && deleteNote?.(data, t),
         failed: t("operations.deletionFailed", { of: k("of") }),
         detail: explain(remove.error, t),
+        consequences: <DeleteConsequences check={check} />,
+        blocked: deleteWaits(check),
+        why: BLOCKED_ID,
       })}
     </>
   );
