@@ -21,9 +21,9 @@ export function DeleteConsequences({ check }: { check: UseQueryResult<DeleteChec
   // Asked again at every opening: an answer of an earlier opening is not shown as today's.
   if (check.isPending || check.isFetching)
     return (
-      <p className="small text-body-secondary mt-2 mb-0" role="status">
+      <div className="small text-body-secondary mt-2" role="status">
         <Spinner animation="border" size="sm" aria-hidden="true" /> {t("errors.deleteChecking")}
-      </p>
+      </div>
     );
   if (check.isError)
     return <p className="small text-body-secondary mt-2 mb-0">{t("errors.deleteUnchecked")}</p>;
