@@ -109,6 +109,9 @@ async function askToDelete(
     await expect(
       dialog.getByRole("list", { name: texts.errors.cascades }).getByRole("link", { name, exact: true }),
     ).toBeVisible();
+  // No and Yes stay in view however long the list (a workspace's contents).
+  await expect(dialog.getByRole("button", { name: texts.common.no })).toBeInViewport();
+  await expect(dialog.getByRole("button", { name: texts.common.yes })).toBeInViewport();
   await expect(dialog.getByRole("button", { name: texts.common.yes })).toBeDisabled();
   return dialog;
 }

@@ -65,7 +65,8 @@ export function ConfirmDialog(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <Modal show={props.show} onHide={props.onNo} aria-labelledby="confirm-dialog-title" {...onTop}>
+    // Scrollable: a long list of what keeps a record (a workspace's contents) leaves No and Yes in view.
+    <Modal show={props.show} onHide={props.onNo} aria-labelledby="confirm-dialog-title" scrollable {...onTop}>
       <Modal.Header>
         <Modal.Title id="confirm-dialog-title" className="h5">
           {t("common.confirmTitle")}
