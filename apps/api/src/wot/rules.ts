@@ -70,13 +70,16 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
     ]);
     const nameOf = (id: unknown) => props.find((p) => p.id === id)?.name;
     const written = writtenBy(input.name, input.hasWoTThingDescription, wotProps, nameOf);
+    if (!written) return undefined;
     // The input writes the attribute of its WoT property: a value of the attribute's type.
-    const attribute = written && props.find((p) => p.id === written.hasProperty);
+    const attribute = props.find((p) => p.id === written.hasProperty);
     const valueType = valueTypeOf(attribute);
-    if (valueType && input.propertyType !== valueType)
-      return fieldError("propertyType", "wot.inputOfType", { valueType, attribute: String(attribute!.name) });
-    const capacity = written && capacityOf(written.capacityType, written.capacityValue);
-    if (!capacity || "refused" in capacity || canMeet(input, capacity)) return undefined;
+    const wrongType =
+      valueType && input.propertyType !== valueType
+        ? fieldError("propertyType", "wot.inputOfType", { valueType, attribute: String(attribute!.name) })
+        : undefined;
+    const capacity = capacityOf(written.capacityType, written.capacityValue);
+    if ("refused" in capacity || canMeet(input, capacity)) return wrongType;
     const typeAlone = canMeet({ name: input.name, propertyType: input.propertyType }, capacity);
     const field = !typeAlone ? "propertyType" : Array.isArray(input.enum) ? "enum" : "minimum";
     return fieldError(field, "wot.inputOutsideCapacity", {
