@@ -161,7 +161,7 @@ export async function buildApp(
   }));
 
   const hooks = {
-    ...workspaceHooks(records),
+    ...workspaceHooks(records, config),
     ...dataServiceHooks(records),
     ...contractHooks(records, config),
     ...wotHooks(records),

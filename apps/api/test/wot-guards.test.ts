@@ -170,11 +170,23 @@ describe(`the demo thing description under edits (${driver})`, () => {
   });
 
   it("refuses renaming numberOfItems while the WoT property stock reads it from the entities", async () => {
+    const shelves = (await ctx.api("GET", `${ctx.path}/entities?type=Shelf&limit=1000`)).body as Array<
+      Record<string, unknown>
+    >;
+    const carrying = shelves.filter((e) => e.numberOfItems !== undefined).length;
+    expect(carrying).toBeGreaterThan(0);
     const renamed = await change("properties", ctx.numberOfItems.id, { name: "itemCount" });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(409);
-    expect(renamed.body.code).toBe("record.dependents");
+    expect(renamed.body).toMatchObject({ code: "wot.attributeRenamed", entities: carrying });
     expect(named(renamed.body)).toEqual(["wot-properties stock"]);
-    expect(renamed.body.detail).toMatch(/“stock”/);
+    expect(renamed.body.referrers[0].refs).toMatchObject({ hasWoTThingDescription: ctx.td.id });
+    expect(renamed.body.detail).toBe(
+      `numberOfItems cannot be renamed while WoT properties read it (“stock”): ${carrying} entities of its type carry the attribute numberOfItems, and the thing description would find no value on them.`,
+    );
+    const french = await change("properties", ctx.numberOfItems.id, { name: "itemCount" }, "fr");
+    expect(french.body.detail).toMatch(
+      /^numberOfItems ne peut pas être renommée tant que des propriétés WoT la lisent \(« stock »\)\u00a0: \d+ entités/,
+    );
     expect((await ctx.api("GET", `${ctx.path}/properties/${ctx.numberOfItems.id}`)).body.name).toBe(
       "numberOfItems",
     );

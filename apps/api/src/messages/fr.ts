@@ -263,6 +263,8 @@ export const fr: Record<MessageCode, string> = {
     "doit être une valeur de type {valueType}, comme l’attribut de la propriété WoT « {name} » en contient",
   "wot.inputOfType":
     "doit être de type {valueType}, le type de l’attribut « {attribute} » que l’entrée écrit",
+  "wot.attributeRenamed":
+    "{name} ne peut pas être renommée tant que des propriétés WoT la lisent ({names}) : {count} entités de son type portent l’attribut {name}, et la description d’objet n’y trouverait aucune valeur.",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "live.unknownChannel": "Aucun canal en direct de cette API n’écoute à cette adresse.",
