@@ -21,6 +21,8 @@ test("an administrator builds a thing description, opens its public TD, and dele
   page,
   context,
 }) => {
+  // Some forty steps through the console: more than 30 s on a loaded machine.
+  test.slow();
   await openSupermarket(page);
   await page.getByRole("link", { name: en.kinds["wot-thing-descriptions"].many, exact: true }).click();
   await page.getByRole("link", { name: create(en.kinds["wot-thing-descriptions"].one) }).click();
