@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { en, label, openSupermarket } from "./support.ts";
+import { bearer, en, label, openSupermarket } from "./support.ts";
 
 /*
  * A thing description built from the console on the demo's Supermarket shelves: a property with a
@@ -21,6 +21,8 @@ test("an administrator builds a thing description, opens its public TD, and dele
   page,
   context,
 }) => {
+  // Some forty steps through the console: more than 30 s on a loaded machine.
+  test.slow();
   await openSupermarket(page);
   await page.getByRole("link", { name: en.kinds["wot-thing-descriptions"].many, exact: true }).click();
   await page.getByRole("link", { name: create(en.kinds["wot-thing-descriptions"].one) }).click();
@@ -144,4 +146,73 @@ test("an administrator builds a thing description, opens its public TD, and dele
   await page.getByRole("dialog").getByRole("button", { name: en.common.yes }).click();
   await expect(page).toHaveURL(routingUrl);
   await expect(card(page, "routing-operations").getByRole("row")).toHaveCount(2); // the header and one operation
+});
+
+test("the demo TD cannot be pointed at a text from the console, and a browser's EventSource observes it with the TD's stream token", async ({
+  page,
+}) => {
+  await openSupermarket(page);
+  await page.getByRole("link", { name: en.kinds["wot-thing-descriptions"].many, exact: true }).click();
+  await page.getByRole("link", { name: "Smart shelf", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Smart shelf" })).toBeVisible();
+  const tdId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+
+  // "stock" (Range [0, 100]) pointed at the shelf's name: refused under the field, nothing saved.
+  await card(page, "wot-properties").getByRole("link", { name: "stock", exact: true }).click();
+  await page.getByRole("link", { name: en.common.edit }).click();
+  await page.getByLabel(label("linkedProperty")).selectOption({ label: "name" });
+  await submit(page, en.common.save);
+  await page
+    .getByRole("dialog", { name: en.common.errorTitle })
+    .getByRole("button", { name: en.common.close })
+    .last()
+    .click();
+  await expect(page.locator("#field-hasProperty-error")).toContainText(
+    'can describe: "name" holds string values',
+  );
+
+  // The TD fetched with the user's token: its Server-Sent Events forms carry a stream token that a
+  // browser's EventSource (which sends no Authorization header) opens as it is.
+  const shelf = "urn:ngsi-ld:Shelf:unit001";
+  const td = await (
+    await page.request.get(
+      `/wot-thing-descriptions/${encodeURIComponent(tdId)}?entityId=${encodeURIComponent(shelf)}`,
+      {
+        headers: await bearer(page),
+      },
+    )
+  ).json();
+  expect(td.properties.stock).toMatchObject({ type: "number", minimum: 0, maximum: 100 });
+  const form = td.properties.stock.forms.find((f: { href: string }) => f.href.includes("stream_token="));
+  const stream = new URL(form.href, td.base);
+  const received = page.evaluate(
+    (url) =>
+      new Promise<unknown>((resolve, reject) => {
+        const source = new EventSource(url);
+        source.onopen = () => ((window as unknown as { streamOpen: boolean }).streamOpen = true);
+        source.onmessage = (event) => {
+          source.close();
+          resolve(JSON.parse(event.data));
+        };
+        source.onerror = () => {
+          source.close();
+          reject(new Error("the EventSource was refused"));
+        };
+      }),
+    stream.pathname + stream.search,
+  );
+  await page.waitForFunction(() => (window as unknown as { streamOpen?: boolean }).streamOpen === true);
+  const restock = new URL(td.actions.restock.forms[0].href, td.base);
+  const invoked = await page.request.post(restock.pathname + restock.search, {
+    headers: await bearer(page),
+    data: { numberOfItems: 33 },
+  });
+  expect(invoked.status()).toBe(204);
+  expect(await received).toBe(33);
+  // Beyond the TD's maximum: refused, as the TD says.
+  const refused = await page.request.post(restock.pathname + restock.search, {
+    headers: await bearer(page),
+    data: { numberOfItems: 500 },
+  });
+  expect(refused.status()).toBe(400);
 });

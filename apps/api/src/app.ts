@@ -161,7 +161,7 @@ export async function buildApp(
   }));
 
   const hooks = {
-    ...workspaceHooks(records),
+    ...workspaceHooks(records, config),
     ...dataServiceHooks(records),
     ...contractHooks(records, config),
     ...wotHooks(records),
@@ -175,7 +175,7 @@ export async function buildApp(
   registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
   const live = registerLiveRoutes(app, records, config);
-  registerWotRoutes(app, records, config, live);
+  registerWotRoutes(app, records, config, live, { sessions, cipher });
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
   registerSubscriptionRoutes(app, records, config);

@@ -174,12 +174,20 @@ describe(`edits under records that rely on them (${driver})`, () => {
   });
 
   it("refuses a capacity its inputs or events could no longer meet, and carries the new capacity type to the events that fit it", async () => {
+    // Words cannot describe the number of floors the TD reads.
     const words = await change("wot-properties", ids.floors, {
       capacityType: "ListOfValues",
       capacityValue: '["low", "high"]',
     });
-    expect(words.status).toBe(409);
-    expect(named(words.body)).toEqual({ [ids.input]: "wot-action-input-properties floors" });
+    expect(words.status).toBe(400);
+    expect(words.body.errors[0]).toMatchObject({ path: "hasProperty", code: "wot.capacityOfProperty" });
+    // A range above the input's maximum (50) and the control's value (3).
+    const above = await change("wot-properties", ids.floors, { capacityValue: "[60, 70]" });
+    expect(above.status).toBe(409);
+    expect(named(above.body)).toEqual({
+      [ids.input]: "wot-action-input-properties floors",
+      [ids.control]: expect.stringMatching(/^routing-operation-controls /),
+    });
     expect((await editable("wot-properties", ids.floors)).capacityType).toBe("Range");
     expect((await editable("wot-events", ids.event)).capacityType).toBe("Range");
 

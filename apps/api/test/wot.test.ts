@@ -163,6 +163,7 @@ describe(`Web of Things records (${driver})`, () => {
     // The capacity type is the server's, copied from the WoT property whatever the client says.
     const created = await event({ capacityType: "FreeText" });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    ids.floorsChanged = created.body.id;
     expect(created.body.capacityType).toBe("Range");
   });
 
@@ -247,14 +248,43 @@ describe(`the public thing description (${driver})`, () => {
       ...Object.values(td.events),
     ] as Array<{ forms: Array<{ href: string }> }>)
       for (const form of affordance.forms) expect(form.href).toMatch(/\{\?entityId\}$/);
-    // The thing description of one entity: the same, the entity as the URI variable's default.
+    // The thing description of one entity: the same, every form naming the entity, no URI variables.
     const one = await t.app.inject({
       method: "GET",
       url: `/wot-thing-descriptions/${ids.td}?entityId=${encodeURIComponent(building)}`,
     });
     const oneTd = JSON.parse(one.body);
     expect(validate(oneTd), JSON.stringify(validate.errors)).toBe(true);
-    expect(oneTd.uriVariables.entityId.default).toBe(building);
+    expect(JSON.stringify(oneTd)).not.toMatch(/uriVariables|\{[?&]entityId\}/);
+    for (const form of [
+      ...oneTd.forms,
+      ...[
+        ...Object.values(oneTd.properties),
+        ...Object.values(oneTd.actions),
+        ...Object.values(oneTd.events),
+      ].flatMap((a) => (a as { forms: unknown[] }).forms),
+    ] as Array<{ href: string }>)
+      expect(form.href).toContain(`?entityId=${encodeURIComponent(building)}`);
+    // Fetched with a bearer token, the TD also offers Server-Sent Events with a stream token (stream_sc).
+    const mine = JSON.parse(
+      (
+        await t.app.inject({
+          method: "GET",
+          url: `/wot-thing-descriptions/${ids.td}`,
+          headers: { authorization: `Bearer ${await t.tokenFor("viewer")}` },
+        })
+      ).body,
+    );
+    expect(validate(mine), JSON.stringify(validate.errors)).toBe(true);
+    expect(mine.securityDefinitions.stream_sc).toMatchObject({
+      scheme: "apikey",
+      in: "query",
+      name: "stream_token",
+    });
+    expect(mine.properties.floors.forms[1]).toMatchObject({
+      subprotocol: "sse",
+      href: expect.stringMatching(/\/changes\?stream_token=[^{&]+\{&entityId\}$/),
+    });
     expect(
       (await t.app.inject({ method: "GET", url: "/wot-thing-descriptions/urn:ngsi-ld:X:1" })).statusCode,
     ).toBe(404);
@@ -354,12 +384,21 @@ describe(`a WoT consumer of the whole thing description (${driver})`, () => {
     });
     expect(all.status).toBe(200);
     expect(await all.json()).toEqual({ floors: 7, label: "Annex" });
-    // node-wot 0.9 reads all properties one by one, without URI variables: the entity's TD names it.
-    const { thing, servient } = await consume(`${url}?entityId=${encodeURIComponent(building)}`);
+    // node-wot 0.9 reads all properties one by one, dropping URI variables: the entity's TD names it
+    // in every form, the TD-level one included, which answers as it is.
+    const { thing, servient, td } = await consume(`${url}?entityId=${encodeURIComponent(building)}`);
     try {
-      const values = await thing.readAllProperties();
+      const values = await thing.readAllProperties({
+        uriVariables: { entityId: "urn:ngsi-ld:Building:other" },
+      });
       expect(await values.get("floors")!.value()).toBe(7);
       expect(await values.get("label")!.value()).toBe("Annex");
+      const some = await thing.readMultipleProperties(["label"]);
+      expect(await some.get("label")!.value()).toBe("Annex");
+      const direct = await fetch(new URL(td.forms[0].href, td.base), {
+        headers: { authorization: `Bearer ${operator}` },
+      });
+      expect(await direct.json()).toEqual({ floors: 7, label: "Annex" });
     } finally {
       await servient.shutdown();
     }
@@ -470,5 +509,113 @@ describe(`a WoT consumer of the whole thing description (${driver})`, () => {
     await setFloors(6);
     await until("data: 6\n\n");
     stop.abort();
+  });
+
+  it("observes over Server-Sent Events with the stream token of a TD fetched with a bearer token: node-wot, not long polling", async () => {
+    const url = `${ctx.base}/wot-thing-descriptions/${ids.td}?entityId=${encodeURIComponent(building)}`;
+    const td = await (await fetch(url, { headers: { authorization: `Bearer ${operator}` } })).json();
+    expect(td.properties.floors.forms[1]).toMatchObject({
+      subprotocol: "sse",
+      op: ["observeproperty", "unobserveproperty"],
+    });
+    expect(td.events.floorsChanged.forms[0].subprotocol).toBe("sse");
+    // node-wot's own credential is worthless: a long poll (its Authorization header) would be refused.
+    const servient = new Servient();
+    servient.addClientFactory(new HttpClientFactory());
+    servient.addCredentials({ [td.id]: { token: "not-a-token" } });
+    const wot = await servient.start();
+    try {
+      const thing = await wot.consume(td);
+      const observed: unknown[] = [];
+      const events: unknown[] = [];
+      const observation = await thing.observeProperty(
+        "floors",
+        async (o) => void observed.push(await o.value()),
+      );
+      const subscription = await thing.subscribeEvent(
+        "floorsChanged",
+        async (o) => void events.push(await o.value()),
+      );
+      await setFloors(5);
+      await vi.waitFor(() => expect(observed).toEqual([5]), { timeout: 3_000 });
+      await vi.waitFor(() => expect(events).toEqual([5]), { timeout: 3_000 });
+      await setFloors(40); // outside the event's capacity [0, 10]
+      await setFloors(2);
+      await vi.waitFor(() => expect(observed).toEqual([5, 40, 2]), { timeout: 3_000 });
+      await vi.waitFor(() => expect(events).toEqual([5, 2]), { timeout: 3_000 });
+      await observation.stop();
+      await subscription.stop();
+    } finally {
+      await servient.shutdown();
+    }
+    // The token never reaches a log line.
+    const token = new URL(td.properties.floors.forms[1].href, td.base).searchParams.get("stream_token")!;
+    expect(ctx.t.logs.join("\n")).not.toContain(token);
+    expect(ctx.t.logs.join("\n")).not.toContain(encodeURIComponent(token));
+  });
+
+  it("keeps a stream token to Server-Sent Events of the thing's observations its holder may open, for a quarter of an hour", async () => {
+    const { t, path, api, properties } = ctx;
+    const td = await (
+      await fetch(`${ctx.base}/wot-thing-descriptions/${ids.td}`, {
+        headers: { authorization: `Bearer ${operator}` },
+      })
+    ).json();
+    const token = new URL(
+      td.properties.floors.forms[1].href.replace("{&entityId}", ""),
+      td.base,
+    ).searchParams.get("stream_token")!;
+    const entity = `entityId=${encodeURIComponent(building)}`;
+    const sse = { accept: "text/event-stream" };
+    /** The status a GET of the address answers (a stream, once open, is closed). */
+    const open = async (url: string, headers: Record<string, string> = sse) => {
+      const stop = new AbortController();
+      const res = await fetch(`${ctx.base}${url}`, { headers, signal: stop.signal });
+      stop.abort();
+      return { statusCode: res.status };
+    };
+    const changes = (kind: string, id: string, query = `stream_token=${encodeURIComponent(token)}`) =>
+      `${path}/${kind}/${id}/changes?${query}&${entity}`;
+    // Opens the thing's event stream...
+    expect((await open(changes("wot-events", ids.floorsChanged!))).statusCode).toBe(200);
+    // ...but no long poll, no value read, no other thing's observation, no forged or expired token.
+    expect((await open(changes("wot-properties", ids.floors!), {})).statusCode).toBe(401);
+    expect(
+      (
+        await open(
+          `${path}/wot-properties/${ids.floors}/value?stream_token=${encodeURIComponent(token)}&${entity}`,
+        )
+      ).statusCode,
+    ).toBe(401);
+    const other = await api("POST", `${path}/wot-properties`, {
+      name: "visitor",
+      hasProperty: properties["Person.name"],
+      capacityType: "FreeText",
+      capacityValue: "any",
+      hasWoTThingDescription: ids.otherTd,
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const foreign = await open(changes("wot-properties", other.body.id));
+    expect(foreign.statusCode).toBe(403);
+    const forged = token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
+    for (const bad of [forged, ".*+?(|\\", "v1.x.y.z"])
+      expect(
+        (await open(changes("wot-properties", ids.floors!, `stream_token=${encodeURIComponent(bad)}`)))
+          .statusCode,
+      ).toBe(401);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 16 * 60_000 });
+    try {
+      expect((await open(changes("wot-properties", ids.floors!))).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+    // A caller who may only read values, and an anonymous one, get no stream token.
+    const valuesOnly = await t.tokenWith([
+      { action: "GET", resource: "^/api/workspace/[^/]+/wot-properties/[^/]+/value$" },
+    ]);
+    for (const headers of [{ authorization: `Bearer ${valuesOnly}` }, {}] as Array<Record<string, string>>) {
+      const res = await fetch(`${ctx.base}/wot-thing-descriptions/${ids.td}`, { headers });
+      expect(await res.text()).not.toContain("stream_token=");
+    }
   });
 });

@@ -7,6 +7,11 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** public: anyone; session: any signed-in user; permission (default): the permission matcher decides. */
     access?: "public" | "session" | "permission";
+    /**
+     * A credential in the query, for a route whose clients cannot send an Authorization header
+     * (EventSource): the session it stands for, used when the request has no Authorization header.
+     */
+    queryCredential?: (request: FastifyRequest) => Session | undefined;
   }
   interface FastifyRequest {
     session?: Session;
@@ -48,14 +53,19 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
     const access = request.routeOptions.config?.access ?? "permission";
     if (access === "public") return;
     const header = request.headers.authorization ?? "";
-    const [scheme, token, extra] = header.split(" ");
-    if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
-      throw problem(401, "auth.unauthenticated");
+    const fromQuery = header ? undefined : request.routeOptions.config?.queryCredential?.(request);
+    if (fromQuery) request.session = fromQuery;
+    else {
+      const [scheme, token, extra] = header.split(" ");
+      if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
+        throw problem(401, "auth.unauthenticated");
+      }
+      const session = await sessions.find(token);
+      if (!session) throw problem(401, "auth.unknownToken");
+      request.session = session;
+      request.bearer = token;
     }
-    const session = await sessions.find(token);
-    if (!session) throw problem(401, "auth.unknownToken");
-    request.session = session;
-    request.bearer = token;
+    const session = request.session;
     // HEAD is the GET of the same route without its body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     if (access === "permission" && !isAllowed(session.permissions, method, path)) {

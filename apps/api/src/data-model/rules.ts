@@ -3,6 +3,8 @@ import { fieldError, invalid } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Item, Records } from "../resources/records.ts";
 import { scopeTypeDependents } from "../contracts/rules.ts";
+import type { Config } from "../config.ts";
+import { refuseRenameUnderThings } from "../wot/attribute-rename.ts";
 import { propertyDependents } from "../wot/dependents.ts";
 import { sanitizeIcon } from "./icons.ts";
 
@@ -14,7 +16,7 @@ type Data = Record<string, unknown>;
  * name), parents of sub-properties, multi-valued attributes only where the broker has them, and
  * "the data model is outdated" after any change of a type or property.
  */
-export function workspaceHooks(records: Records): Record<string, KindHooks> {
+export function workspaceHooks(records: Records, config?: Config): Record<string, KindHooks> {
   async function brokerOf(serviceId: unknown): Promise<Item | undefined> {
     const service = typeof serviceId === "string" ? await records.find(services, serviceId) : undefined;
     const brokerId = service?.data.hasContextBroker;
@@ -72,8 +74,10 @@ export function workspaceHooks(records: Records): Record<string, KindHooks> {
       dependents: scopeTypeDependents,
     },
     properties: {
-      async prepare(input, { workspaceId, id }) {
+      async prepare(input, { workspaceId, id, request }) {
         await checkUrl(input, workspaceId!, id);
+        // The attribute WoT properties read keeps its name (the entities carry it).
+        if (config) await refuseRenameUnderThings(records, config, input, { workspaceId, id, request });
         if (typeof input.hasProperty === "string") {
           const chain = new Set<string>([id ?? ""]);
           let parentId: unknown = input.hasProperty;

@@ -248,6 +248,12 @@ export const en = {
   "wot.outsideCapacity": "must be within the capacity {capacity} ({type})",
   "wot.inputOutsideCapacity":
     'must let some value fit the capacity {capacity} ({type}) of the WoT property "{name}" that the input writes',
+  "wot.capacityOfProperty":
+    'must be a property whose values the capacity {capacity} ({type}) can describe: "{name}" holds {valueType} values',
+  "wot.controlType": 'must be a {valueType} value, as the attribute of the WoT property "{name}" holds',
+  "wot.inputOfType": 'must be {valueType}, the type of the attribute "{attribute}" that the input writes',
+  "wot.attributeRenamed":
+    "{name} cannot be renamed while WoT properties read it ({names}): {count} entities of its type carry the attribute {name}, and the thing description would find no value on them.",
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
   "wot.noValue": "The entity {id} has no value for {name}.",
   "live.unknownChannel": "No live channel of this API listens at this address.",

@@ -124,9 +124,9 @@ export const fr: Record<MessageCode, string> = {
   "field.unknownReferenceHere":
     "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",
   "field.outsideOf": "désigne un enregistrement ({kind}) qui n’appartient pas au champ {field} choisi",
-  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au champ {field} choisi",
+  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au champ {field} choisi",
   "field.ofNone":
-    "désigne « {name} », qui n’appartient encore à aucun champ {field} : choisissez-en un d’abord dans son propre formulaire",
+    "désigne « {name} », qui n’appartient encore à aucun champ {field} : choisissez-en un d’abord dans son propre formulaire",
   "field.afterField": "doit venir après {field}",
   "field.otherWorkspace": "doit être l’espace de travail du chemin, {workspace}",
   "field.reserved": "« {value} » est réservé par NGSI-LD : {because}",
@@ -257,6 +257,14 @@ export const fr: Record<MessageCode, string> = {
   "wot.outsideCapacity": "doit respecter la capacité {capacity} ({type})",
   "wot.inputOutsideCapacity":
     "doit admettre une valeur dans la capacité {capacity} ({type}) de la propriété WoT « {name} » que l’entrée écrit",
+  "wot.capacityOfProperty":
+    "doit être une propriété dont la capacité {capacity} ({type}) peut décrire les valeurs : « {name} » contient des valeurs de type {valueType}",
+  "wot.controlType":
+    "doit être une valeur de type {valueType}, comme l’attribut de la propriété WoT « {name} » en contient",
+  "wot.inputOfType":
+    "doit être de type {valueType}, le type de l’attribut « {attribute} » que l’entrée écrit",
+  "wot.attributeRenamed":
+    "{name} ne peut pas être renommée tant que des propriétés WoT la lisent ({names}) : {count} entités de son type portent l’attribut {name}, et la description d’objet n’y trouverait aucune valeur.",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "live.unknownChannel": "Aucun canal en direct de cette API n’écoute à cette adresse.",

@@ -120,3 +120,63 @@ export function canMeet(input: Data, capacity: Capacity): boolean {
           : [lowest ?? (typeof input.maximum === "number" ? input.maximum : 0), "", true];
   return candidates.some((v) => !inputError(input, v) && withinCapacity(capacity, v));
 }
+
+/** The JSON type a consumer reads of an attribute of the data model (a relationship's object is an IRI). */
+export function valueTypeOf(property: Data | undefined): string | undefined {
+  if (!property) return undefined;
+  if (property.ngsiLdType === "Relationship") return "string";
+  if (property.ngsiLdType === "GeoProperty") return "object";
+  const types: Record<string, string> = {
+    String: "string",
+    Number: "number",
+    Boolean: "boolean",
+    Object: "object",
+    Array: "array",
+  };
+  return types[String(property.propertyNgsiLdValueType)];
+}
+
+/**
+ * Whether a capacity can describe values of an attribute of this JSON type (the TD's schema puts
+ * them together): a range needs numbers, a list values of the type, a fixed value one the type can
+ * read; free text fits everything.
+ */
+export function capacityFits(capacity: Capacity, type: string | undefined): boolean {
+  switch (capacity.type) {
+    case "FreeText":
+      return true;
+    case "Range":
+      return type === "number";
+    case "ListOfValues":
+      return capacity.values.every((v) => typeof v === type);
+    case "FixedValue":
+      return controlValue(capacity.value, type) !== undefined;
+  }
+}
+
+/** A value written as text (a routing control's, a fixed value) as the attribute of this type holds it, if it can. */
+export function controlValue(text: unknown, type: string | undefined): unknown {
+  const raw = String(text ?? "");
+  if (type === "string") return raw;
+  if (type === "number") {
+    const n = raw.trim() === "" ? NaN : Number(raw);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (type === "boolean") return raw === "true" ? true : raw === "false" ? false : undefined;
+  if (type === "object" || type === "array") {
+    const value = json(raw);
+    const isArray = Array.isArray(value);
+    return value !== null && typeof value === "object" && isArray === (type === "array") ? value : undefined;
+  }
+  return undefined;
+}
+
+/** Whether a control's value (text) is one the WoT property's attribute takes, within its capacity. */
+export function controlFits(
+  text: unknown,
+  type: string | undefined,
+  capacity: Capacity | { refused: MessageCode },
+) {
+  const value = controlValue(text, type);
+  return value !== undefined && ("refused" in capacity || withinCapacity(capacity, value));
+}

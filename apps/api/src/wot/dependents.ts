@@ -13,7 +13,7 @@ import {
   type KindDefinition,
 } from "@orrery/model";
 import type { Broken, Change, DependentsCheck, InTransaction, Row } from "../resources/records.ts";
-import { canMeet, capacityOf, writtenBy } from "./capacity.ts";
+import { canMeet, capacityFits, capacityOf, controlFits, valueTypeOf, writtenBy } from "./capacity.ts";
 import { NOTIFICATION } from "./rules.ts";
 
 type Data = Record<string, unknown>;
@@ -70,6 +70,68 @@ async function unmetInputs(
     return !!capacity && !("refused" in capacity) && !canMeet(input.data, capacity);
   });
 }
+
+/** A WoT property as its thing description's records see it: its data and the JSON type of its attribute. */
+interface Exposed {
+  id: string;
+  data: Data;
+  type: string | undefined;
+}
+
+/** The JSON type of the attribute a WoT property reads, as the transaction has its property. */
+const typeOf = async (tx: InTransaction, wotProperty: Data) =>
+  valueTypeOf((await tx.find(properties, wotProperty.hasProperty))?.data);
+
+/**
+ * The inputs of a thing description's actions that write the WoT property `id` (by its property's
+ * name, else its own), with the thing description's WoT properties as given.
+ */
+async function writersOf(
+  tx: InTransaction,
+  td: unknown,
+  wotProperties: Array<Data & { id: string }>,
+  id: string,
+) {
+  const names = new Map<unknown, unknown>();
+  for (const w of wotProperties)
+    if (!names.has(w.hasProperty))
+      names.set(w.hasProperty, (await tx.find(properties, w.hasProperty))?.data.name);
+  const inputs = await tx.referring(woTActionInputProperties, "hasWoTThingDescription", td);
+  return inputs.filter(
+    (input) => writtenBy(input.data.name, td, wotProperties, (p) => names.get(p))?.id === id,
+  );
+}
+
+/** The thing description's WoT properties, this one as given. */
+async function siblingsWith(tx: InTransaction, id: string, data: Data) {
+  const own = await tx.referring(woTProperties, "hasWoTThingDescription", data.hasWoTThingDescription);
+  return [...own.filter((w) => w.id !== id).map((w) => ({ id: w.id, ...w.data })), { id, ...data }];
+}
+
+/**
+ * The records built on a WoT property that its attribute's type and its capacity do not carry (the
+ * TD's schema would disagree with what they read or write): events whose capacity the type cannot
+ * describe, routing controls whose value the attribute does not take within the capacity, and
+ * inputs that write it with values of another type.
+ */
+async function unfitUnder(tx: InTransaction, w: Exposed, writers: Row[]): Promise<Row[]> {
+  const capacity = capacityOf(w.data.capacityType, w.data.capacityValue);
+  const events = (await tx.referring(woTEvents, "hasWoTProperty", w.id)).filter((e) => {
+    const own = capacityOf(e.data.capacityType, e.data.capacityValue);
+    return !("refused" in own) && !capacityFits(own, w.type);
+  });
+  const controls = (await tx.referring(routingOperationControls, "hasWoTProperty", w.id)).filter(
+    (c) => !controlFits(c.data.woTPropertyValue, w.type, capacity),
+  );
+  const inputs = writers.filter((i) => w.type !== undefined && i.data.propertyType !== w.type);
+  return [...events, ...controls, ...inputs];
+}
+
+/** Rows of `after` not in `before`. */
+const added = (before: Row[], after: Row[]) => {
+  const known = new Set(before.map((r) => r.id));
+  return after.filter((r) => !known.has(r.id));
+};
 
 /**
  * What the WoT records rely on in the records they refer to, checked when those change (spec
@@ -160,6 +222,41 @@ export const wotDependents: Record<string, DependentsCheck> = {
       for (const e of events)
         if (!unfit.includes(e)) await tx.carry(woTEvents, e.id, { capacityType: after.capacityType });
     }
+    // What the TD promises of the attribute: its type and capacity, and the inputs that write it.
+    const promised = changes(change, "name", "hasProperty", "capacityType", "capacityValue");
+    if (promised.length) {
+      const writersBefore = await writersOf(
+        tx,
+        before.hasWoTThingDescription,
+        await siblingsWith(tx, id, before),
+        id,
+      );
+      const writersAfter = await writersOf(
+        tx,
+        after.hasWoTThingDescription,
+        await siblingsWith(tx, id, after),
+        id,
+      );
+      // An input that wrote this WoT property would write another attribute, unchecked by its capacity.
+      if (before.hasWoTThingDescription === after.hasWoTThingDescription)
+        broken.push(
+          ...brokenBy(
+            promised,
+            writersBefore.filter((i) => !writersAfter.some((a) => a.id === i.id)),
+          ),
+        );
+      const unfitBefore = await unfitUnder(
+        tx,
+        { id, data: before, type: await typeOf(tx, before) },
+        writersBefore,
+      );
+      const unfitAfter = await unfitUnder(
+        tx,
+        { id, data: after, type: await typeOf(tx, after) },
+        writersAfter,
+      );
+      broken.push(...brokenBy(promised, added(unfitBefore, unfitAfter)));
+    }
     const capacity = changes(
       change,
       "name",
@@ -215,17 +312,50 @@ export const wotDependents: Record<string, DependentsCheck> = {
   },
 };
 
-/** A property of the data model must stay a top-level property of the type of the WoT properties' thing descriptions. */
+/**
+ * A property of the data model must stay a top-level property of the type of the WoT properties'
+ * thing descriptions, keep its name (the attribute they read, that the entities carry) and values
+ * their capacities, controls, events and inputs can still describe (a Range on a text: refused).
+ */
 export const propertyDependents: DependentsCheck = async (change, tx) => {
-  const fields = changes(change, "hasType", "hasProperty");
-  if (!fields.length) return [];
+  const { before, after } = change;
   const wotProperties = await tx.referring(woTProperties, "hasProperty", change.id);
-  return brokenAmong(
-    fields,
-    wotProperties,
-    async (w) =>
-      !!change.after.hasProperty ||
-      (await tx.find(woTThingDescriptions, w.data.hasWoTThingDescription))?.data.hasType !==
-        change.after.hasType,
-  );
+  if (!wotProperties.length) return [];
+  const broken: Broken[] = [];
+  const moved = changes(change, "hasType", "hasProperty");
+  if (moved.length)
+    broken.push(
+      ...(await brokenAmong(
+        moved,
+        wotProperties,
+        async (w) =>
+          !!after.hasProperty ||
+          (await tx.find(woTThingDescriptions, w.data.hasWoTThingDescription))?.data.hasType !==
+            after.hasType,
+      )),
+    );
+  broken.push(...brokenBy(changes(change, "name"), wotProperties));
+  const retyped = changes(change, "ngsiLdType", "propertyNgsiLdValueType");
+  if (retyped.length) {
+    const [typeBefore, typeAfter] = [valueTypeOf(before), valueTypeOf(after)];
+    for (const w of wotProperties) {
+      const capacity = capacityOf(w.data.capacityType, w.data.capacityValue);
+      if (
+        !("refused" in capacity) &&
+        capacityFits(capacity, typeBefore) &&
+        !capacityFits(capacity, typeAfter)
+      )
+        broken.push(...brokenBy(retyped, [w]));
+      const writers = await writersOf(
+        tx,
+        w.data.hasWoTThingDescription,
+        await siblingsWith(tx, w.id, w.data),
+        w.id,
+      );
+      const unfitBefore = await unfitUnder(tx, { id: w.id, data: w.data, type: typeBefore }, writers);
+      const unfitAfter = await unfitUnder(tx, { id: w.id, data: w.data, type: typeAfter }, writers);
+      broken.push(...brokenBy(retyped, added(unfitBefore, unfitAfter)));
+    }
+  }
+  return broken;
 };

@@ -11,13 +11,17 @@ import {
   woTThingDescriptions,
 } from "@orrery/model";
 import { NgsiLdError, type Entity } from "@orrery/ngsi-ld";
+import type { Sessions } from "../auth/sessions.ts";
+import { asSegment } from "../auth/guard.ts";
+import type { Cipher } from "../cipher.ts";
 import type { Config } from "../config.ts";
 import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import type { Live } from "../live/routes.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
-import { toItem, type Records } from "../resources/records.ts";
+import { toItem, type Item, type Records } from "../resources/records.ts";
 import { capacityOf, capacityText, inputError, withinCapacity, writtenBy } from "./capacity.ts";
+import { issueStreamToken, STREAM_TOKEN, streamSession } from "./stream-tokens.ts";
 import { thingDescription } from "./thing-description.ts";
 
 /** The value a consumer reads of an attribute: a property's value, a relationship's object. */
@@ -28,6 +32,8 @@ function valueOf(attribute: unknown): unknown {
 }
 
 const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
+/** An observation's query: the entity, and the stream token of EventSource clients. */
+const observationQuery = entityQuery.extend({ [STREAM_TOKEN]: z.string().max(4_000).optional() });
 
 /**
  * The Web of Things routes: the public thing description (W3C WoT TD 1.1, no login, as the
@@ -37,9 +43,37 @@ const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
  * by the live channel (long poll or Server-Sent Events). The entity is named by the `entityId`
  * query parameter (the TD's URI variable).
  */
-export function registerWotRoutes(app: FastifyInstance, records: Records, config: Config, live: Live): void {
+export function registerWotRoutes(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+  live: Live,
+  { sessions, cipher }: { sessions: Sessions; cipher: Cipher },
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["wot"];
+  const changes = (workspaceId: string, kind: string, id: string) =>
+    `/api/workspace/${asSegment(workspaceId)}/${kind}/${asSegment(id)}/changes`;
+
+  /**
+   * The stream token of the caller of a TD (its Authorization header, if any): for the
+   * observations of the thing's WoT properties and events the caller may open.
+   */
+  async function streamTokenFor(request: FastifyRequest, workspaceId: string, tdId: string) {
+    const [scheme, token, extra] = (request.headers.authorization ?? "").split(" ");
+    if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") return undefined;
+    const session = await sessions.find(token);
+    if (!session) return undefined;
+    const [wotProps, events] = await Promise.all([
+      records.list(woTProperties, workspaceId),
+      records.list(woTEvents, workspaceId),
+    ]);
+    const own = (item: Item) => item.hasWoTThingDescription === tdId;
+    return issueStreamToken(cipher, session, workspaceId, [
+      ...wotProps.filter(own).map((p) => changes(workspaceId, "wot-properties", p.id)),
+      ...events.filter(own).map((e) => changes(workspaceId, "wot-events", e.id)),
+    ]);
+  }
 
   api.get(
     "/wot-thing-descriptions/:id",
@@ -50,13 +84,16 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
     async (request, reply) => {
       const row = await records.findById(woTThingDescriptions, request.params.id);
       if (!row?.workspaceId) throw notFound(request.params.id);
+      const streamToken = await streamTokenFor(request, row.workspaceId, row.id);
       const td = await thingDescription(
         records,
         toItem(woTThingDescriptions, row),
         row.workspaceId,
         config.publicUrl,
-        request.query.entityId,
+        { entityId: request.query.entityId, streamToken },
       );
+      // A TD with a stream token is its caller's: never kept by a cache.
+      if (streamToken) reply.header("cache-control", "no-store").header("vary", "authorization");
       return reply.type("application/td+json").header("access-control-allow-origin", "*").send(td);
     },
   );
@@ -202,7 +239,10 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
 
   /** Serves the new values of one attribute of an entity of the thing description's type (those `keep` accepts). */
   async function observe(
-    request: FastifyRequest<{ Params: z.infer<typeof itemParams>; Querystring: z.infer<typeof entityQuery> }>,
+    request: FastifyRequest<{
+      Params: z.infer<typeof itemParams>;
+      Querystring: z.infer<typeof observationQuery>;
+    }>,
     reply: FastifyReply,
     tdId: unknown,
     attribute: string,
@@ -224,17 +264,19 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
 
   const liveDescription =
     "A long poll (the WoT HTTP binding's longpoll; HEAD is its handshake and already listens) answering the next value, " +
-    "or with Accept: text/event-stream Server-Sent Events whose data is each value.";
+    "or with Accept: text/event-stream Server-Sent Events whose data is each value. Server-Sent Events also open " +
+    `with a stream token in the query (${STREAM_TOKEN}) instead of the Authorization header, as the TD fetched with a bearer token gives it.`;
 
   api.get(
     "/api/workspace/:workspaceId/wot-properties/:id/changes",
     {
+      config: { queryCredential: streamSession(cipher) },
       schema: {
         tags,
         summary: "The next values of a WoT property on an entity (observeproperty)",
         description: liveDescription,
         params: itemParams,
-        querystring: entityQuery,
+        querystring: observationQuery,
       },
     },
     async (request, reply) => {
@@ -249,13 +291,14 @@ export function registerWotRoutes(app: FastifyInstance, records: Records, config
   api.get(
     "/api/workspace/:workspaceId/wot-events/:id/changes",
     {
+      config: { queryCredential: streamSession(cipher) },
       schema: {
         tags,
         summary:
           "The occurrences of a WoT event on an entity: its WoT property's new values within the event's capacity (subscribeevent)",
         description: liveDescription,
         params: itemParams,
-        querystring: entityQuery,
+        querystring: observationQuery,
       },
     },
     async (request, reply) => {

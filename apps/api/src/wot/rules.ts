@@ -12,7 +12,16 @@ import {
 import { fieldError, invalid, type FieldError } from "../problems.ts";
 import type { KindHooks } from "../resources/kind-routes.ts";
 import type { Records } from "../resources/records.ts";
-import { canMeet, capacityOf, capacityText, writtenBy } from "./capacity.ts";
+import {
+  canMeet,
+  capacityFits,
+  capacityOf,
+  capacityText,
+  controlValue,
+  valueTypeOf,
+  withinCapacity,
+  writtenBy,
+} from "./capacity.ts";
 import { wotDependents } from "./dependents.ts";
 
 type Data = Record<string, unknown>;
@@ -61,8 +70,16 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
     ]);
     const nameOf = (id: unknown) => props.find((p) => p.id === id)?.name;
     const written = writtenBy(input.name, input.hasWoTThingDescription, wotProps, nameOf);
-    const capacity = written && capacityOf(written.capacityType, written.capacityValue);
-    if (!capacity || "refused" in capacity || canMeet(input, capacity)) return undefined;
+    if (!written) return undefined;
+    // The input writes the attribute of its WoT property: a value of the attribute's type.
+    const attribute = props.find((p) => p.id === written.hasProperty);
+    const valueType = valueTypeOf(attribute);
+    const wrongType =
+      valueType && input.propertyType !== valueType
+        ? fieldError("propertyType", "wot.inputOfType", { valueType, attribute: String(attribute!.name) })
+        : undefined;
+    const capacity = capacityOf(written.capacityType, written.capacityValue);
+    if ("refused" in capacity || canMeet(input, capacity)) return wrongType;
     const typeAlone = canMeet({ name: input.name, propertyType: input.propertyType }, capacity);
     const field = !typeAlone ? "propertyType" : Array.isArray(input.enum) ? "enum" : "minimum";
     return fieldError(field, "wot.inputOutsideCapacity", {
@@ -83,6 +100,18 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
             : undefined,
           capacityError("capacityValue", input.capacityType, input.capacityValue),
         ]);
+        // The TD describes the attribute's values with the capacity: a range needs numbers.
+        const capacity = capacityOf(input.capacityType, input.capacityValue);
+        const valueType = valueTypeOf(property?.data);
+        if (property && !("refused" in capacity) && !capacityFits(capacity, valueType))
+          refuse([
+            fieldError("hasProperty", "wot.capacityOfProperty", {
+              capacity: capacityText(capacity),
+              type: capacity.type,
+              name: String(property.data.name),
+              valueType: valueType ?? String(property.data.ngsiLdType),
+            }),
+          ]);
         return input;
       },
     },
@@ -152,6 +181,26 @@ export function wotHooks(records: Records): Record<string, KindHooks> {
         refuse([
           sameThing("hasWoTProperty", "wot-properties", wotProperty, routing?.data.hasWoTThingDescription),
         ]);
+        // The value a control sets is one the WoT property's attribute takes, within its capacity.
+        if (wotProperty) {
+          const property = await find(properties, wotProperty.data.hasProperty, workspaceId);
+          const valueType = valueTypeOf(property?.data);
+          const value = controlValue(input.woTPropertyValue, valueType);
+          const capacity = capacityOf(wotProperty.data.capacityType, wotProperty.data.capacityValue);
+          const name = String(wotProperty.data.name);
+          refuse([
+            !valueType
+              ? undefined
+              : value === undefined
+                ? fieldError("woTPropertyValue", "wot.controlType", { valueType, name })
+                : !("refused" in capacity) && !withinCapacity(capacity, value)
+                  ? fieldError("woTPropertyValue", "wot.outsideCapacity", {
+                      capacity: capacityText(capacity),
+                      type: capacity.type,
+                    })
+                  : undefined,
+          ]);
+        }
         return input;
       },
     },

@@ -8,17 +8,14 @@ import {
   woTProperties,
 } from "@orrery/model";
 import type { Item, Records } from "../resources/records.ts";
-import { capacityOf, capacityText, type Capacity } from "./capacity.ts";
+import { capacityOf, capacityText, valueTypeOf, type Capacity } from "./capacity.ts";
+import { STREAM_TOKEN, STREAM_TOKEN_MS } from "./stream-tokens.ts";
 
 /** The JSON Schema type of a property of the data model, as a WoT consumer reads its value. */
 function valueType(property: Item | undefined): Record<string, unknown> {
-  if (!property) return {};
-  if (property.ngsiLdType === "Relationship") return { type: "string", format: "iri" };
-  if (property.ngsiLdType === "GeoProperty") return { type: "object" };
-  const type = { String: "string", Number: "number", Boolean: "boolean", Object: "object", Array: "array" }[
-    String(property.propertyNgsiLdValueType)
-  ];
-  return type ? { type } : {};
+  const type = valueTypeOf(property);
+  if (!type) return {};
+  return property?.ngsiLdType === "Relationship" ? { type, format: "iri" } : { type };
 }
 
 /** The JSON Schema terms a capacity adds to a value of the given type. */
@@ -40,45 +37,71 @@ function capacityTerms(capacity: Capacity, type: unknown): Record<string, unknow
 
 const text = (item: Item) => (item.description ? { description: String(item.description) } : {});
 
-/** The entity a consumer reads or acts on, named in the form's URI template; `entityId` as its default. */
-const entityVariable = (typeName: string, entityId?: string) => ({
+/** The entity a consumer reads or acts on, named in the form's URI template. */
+const entityVariable = (typeName: string) => ({
   entityId: {
     type: "string",
     title: "entityId",
-    description: `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...).`,
-    ...(entityId ? { default: entityId } : {}),
+    description:
+      `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...). ` +
+      "The TD of one entity (this address with ?entityId=) names it in every form, for consumers that give no URI variables.",
   },
 });
 
 /**
  * The forms of an observation (observeproperty, subscribeevent): one address that long-polls by
- * default and streams Server-Sent Events when asked. Long polling comes first because consumers
- * send their credentials with it: node-wot 0.9 (and a browser's EventSource) opens Server-Sent
- * Events without the Authorization header, which these private data need. No htv:methodName: the
+ * default and streams Server-Sent Events when asked, both with the bearer token in the
+ * Authorization header. Clients that cannot send that header with Server-Sent Events (node-wot 0.9,
+ * a browser's EventSource) get, in a TD fetched with a bearer token, a first form whose href
+ * carries a stream token (scheme stream_sc): they open it as it is. No htv:methodName: the
  * binding's default (GET) holds, and a long poll's handshake is a HEAD that node-wot would turn
  * into the named method.
  */
-const liveForms = (href: string, op: string[]) =>
-  ["longpoll", "sse"].map((subprotocol) => ({ href, op, subprotocol, contentType: "application/json" }));
+const liveForms = (href: (extra: string) => string, op: string[], streamToken?: string) => [
+  ...(streamToken
+    ? [
+        {
+          href: href(`${STREAM_TOKEN}=${encodeURIComponent(streamToken)}`),
+          op,
+          subprotocol: "sse",
+          contentType: "application/json",
+        },
+      ]
+    : []),
+  ...["longpoll", "sse"].map((subprotocol) => ({
+    href: href(""),
+    op,
+    subprotocol,
+    contentType: "application/json",
+  })),
+];
+
+/** What a thing description is served for: one entity (named in every form), and a stream token. */
+export interface Served {
+  entityId?: string;
+  streamToken?: string;
+}
 
 /**
  * The W3C WoT Thing Description 1.1 of a thing description record: one TD for the type, the
- * entity named by the `entityId` URI variable of each form (given `entityId`, the variable's
- * default: the TD of that entity, for consumers that read all properties without URI variables,
- * as node-wot 0.9 does). Properties read the linked attribute of the entity (GET
+ * entity named by the `entityId` URI variable of each form; given `entityId`, the TD of that
+ * entity, every form's href naming it (no URI variables: node-wot 0.9 reads all properties, and
+ * any consumer acts, without giving any). Properties read the linked attribute of the entity (GET
  * .../wot-properties/{id}/value), all at once (GET .../wot-thing-descriptions/{id}/property-values)
  * and observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
  * .../wot-actions/{id}/execute); events are the new values of their WoT property within the
  * event's capacity (GET .../wot-events/{id}/changes), both through the API's live channel.
- * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header.
+ * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header; a
+ * stream token in the query of the Server-Sent Events forms of a TD fetched with one.
  */
 export async function thingDescription(
   records: Records,
   td: Item,
   workspaceId: string,
   publicUrl: string,
-  entityId?: string,
+  served: Served = {},
 ) {
+  const { entityId, streamToken } = served;
   const [typeRow, wotProps, actions, inputs, events, props, services] = await Promise.all([
     records.find(types, String(td.hasType), workspaceId),
     records.list(woTProperties, workspaceId),
@@ -92,8 +115,14 @@ export async function thingDescription(
   const mine = (item: Item) => item.hasWoTThingDescription === td.id;
   const propertyById = new Map(props.map((p) => [p.id, p]));
   const api = `api/workspace/${encodeURIComponent(workspaceId)}`;
-  const uriVariables = entityVariable(typeName, entityId);
-  const query = "{?entityId}";
+  // The entity: a URI variable of every form, or named in their hrefs.
+  const variables = entityId ? {} : { uriVariables: entityVariable(typeName) };
+  const at = (path: string, extra = "") =>
+    entityId
+      ? `${path}?${[`entityId=${encodeURIComponent(entityId)}`, extra].filter(Boolean).join("&")}`
+      : extra
+        ? `${path}?${extra}{&entityId}`
+        : `${path}{?entityId}`;
   const byName = (a: Item, b: Item) => String(a.name).localeCompare(String(b.name));
   const inputsOf = new Map<string, Item[]>();
   for (const input of inputs) {
@@ -122,18 +151,19 @@ export async function thingDescription(
           ...wotPropertyTerms(p),
           readOnly: true,
           observable: true,
-          uriVariables,
+          ...variables,
           forms: [
             {
-              href: `${api}/wot-properties/${encodeURIComponent(p.id)}/value${query}`,
+              href: at(`${api}/wot-properties/${encodeURIComponent(p.id)}/value`),
               op: ["readproperty"],
               contentType: "application/json",
               "htv:methodName": "GET",
             },
-            ...liveForms(`${api}/wot-properties/${encodeURIComponent(p.id)}/changes${query}`, [
-              "observeproperty",
-              "unobserveproperty",
-            ]),
+            ...liveForms(
+              (extra) => at(`${api}/wot-properties/${encodeURIComponent(p.id)}/changes`, extra),
+              ["observeproperty", "unobserveproperty"],
+              streamToken,
+            ),
           ],
         },
       ]),
@@ -171,10 +201,10 @@ export async function thingDescription(
               : {}),
             safe: false,
             idempotent: false,
-            uriVariables,
+            ...variables,
             forms: [
               {
-                href: `${api}/wot-actions/${encodeURIComponent(a.id)}/execute${query}`,
+                href: at(`${api}/wot-actions/${encodeURIComponent(a.id)}/execute`),
                 op: ["invokeaction"],
                 contentType: "application/json",
                 "htv:methodName": "POST",
@@ -206,11 +236,12 @@ export async function thingDescription(
                 }, as the data service ${String(service?.name ?? e.hasDataService)} notifies it.`,
             ),
             data: wotPropertyTerms(wotProperty),
-            uriVariables,
-            forms: liveForms(`${api}/wot-events/${encodeURIComponent(e.id)}/changes${query}`, [
-              "subscribeevent",
-              "unsubscribeevent",
-            ]),
+            ...variables,
+            forms: liveForms(
+              (extra) => at(`${api}/wot-events/${encodeURIComponent(e.id)}/changes`, extra),
+              ["subscribeevent", "unsubscribeevent"],
+              streamToken,
+            ),
           },
         ];
       }),
@@ -231,12 +262,21 @@ export async function thingDescription(
         format: "opaque",
         description: "An Orrery bearer token: sign in to the console, or make an API token (npm run token).",
       },
+      stream_sc: {
+        scheme: "apikey",
+        in: "query",
+        name: STREAM_TOKEN,
+        description:
+          `A stream token, for clients that cannot send the Authorization header with Server-Sent Events (EventSource): ` +
+          `fetch this TD with a bearer token, and its first Server-Sent Events forms carry one in their href, ` +
+          `read-only, for this thing's observations the token's holder may open, valid ${STREAM_TOKEN_MS / 60_000} minutes.`,
+      },
     },
     security: ["bearer_sc"],
-    uriVariables,
+    ...variables,
     forms: [
       {
-        href: `${api}/wot-thing-descriptions/${encodeURIComponent(String(td.id))}/property-values${query}`,
+        href: at(`${api}/wot-thing-descriptions/${encodeURIComponent(String(td.id))}/property-values`),
         op: ["readallproperties"],
         contentType: "application/json",
         "htv:methodName": "GET",
