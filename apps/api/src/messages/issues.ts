@@ -71,7 +71,7 @@ function givenTwice(params: unknown): { code: MessageCode; params: Params } | un
  * words as the issue's message), else that the value has not the expected form. Zod's own words
  * name the check ("must be a valid regex"), which tells a user nothing.
  */
-function patternOf(message: string | undefined): { code: MessageCode } | undefined {
+function patternOf(message: string | undefined): { code: MessageCode; params?: Params } | undefined {
   const format = (Object.keys(formatMessages) as Format[]).find((name) => formatMessages[name] === message);
   if (format) return { code: `format.${format}` };
   // A route's own words for its pattern ("must be a URI") are kept; zod's default is not.
