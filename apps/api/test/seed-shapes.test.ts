@@ -210,7 +210,11 @@ describe(`grants in the spec's shape (${driver})`, () => {
     ]);
 
     // The registry tool of the original console: a registry and a grant chosen, then a request.
-    const toolKey = await ok("POST", "/api/authorization-registry-grants", await specRegistryGrant("Tool key"));
+    const toolKey = await ok(
+      "POST",
+      "/api/authorization-registry-grants",
+      await specRegistryGrant("Tool key"),
+    );
     const tool = (registry: string) =>
       ctx.api(
         "POST",
@@ -266,6 +270,10 @@ describe(`lists answered as lists (${driver})`, () => {
       propertyNgsiLdValueType: "Number",
     });
     expect(property.status, JSON.stringify(property.body)).toBe(201);
+    // Not temporal: no temporal services, read as an empty list all the same.
+    expect(property.body.temporalServices).toEqual([]);
+    const properties = (await ok("GET", `/api/workspace/${id}/properties`)) as Array<Record<string, unknown>>;
+    expect(properties.find((p) => p.id === property.body.id)?.temporalServices).toEqual([]);
   });
 
   it("answers a data service's lists as [] when it has none yet, in the list too", async () => {
@@ -380,14 +388,20 @@ describe(`names compared as people read them (${driver})`, () => {
   });
 
   it("compares thing description and data service names the same way", async () => {
-    await ok("POST", `${ctx.path}/wot-thing-descriptions`, { name: "Cold room", hasType: ctx.types.Building });
+    await ok("POST", `${ctx.path}/wot-thing-descriptions`, {
+      name: "Cold room",
+      hasType: ctx.types.Building,
+    });
     const td = await ctx.api("POST", `${ctx.path}/wot-thing-descriptions`, {
       name: " COLD ROOM",
       hasType: ctx.types.Building,
     });
     expect(td.status).toBe(409);
     expect(td.body.code).toBe("conflict.thingDescriptionName");
-    await ok("POST", `${ctx.path}/data-services`, { name: "Stock levels", hasEntityType: ctx.types.Building });
+    await ok("POST", `${ctx.path}/data-services`, {
+      name: "Stock levels",
+      hasEntityType: ctx.types.Building,
+    });
     const service = await ctx.api("POST", `${ctx.path}/data-services`, {
       name: "stock LEVELS",
       hasEntityType: ctx.types.Building,

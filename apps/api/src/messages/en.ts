@@ -125,7 +125,8 @@ export const en = {
   "format.host": "must be a host name or an IP address, without scheme, port or path",
   "format.path": "must be a path starting with /, without spaces",
   "format.did": "must be a decentralised identifier such as did:web:verifier.example.org",
-  "format.pem": "must be the key or certificate without its BEGIN/END lines: one line of base64, without line breaks",
+  "format.pem":
+    "must be the key or certificate without its BEGIN/END lines: one line of base64, without line breaks",
   "format.singleLine": "must be a single line",
   "format.dataModelName": "must be 1 to 50 lowercase letters, digits or -",
   "format.ngsiName": "must be letters, digits, - or _",

@@ -123,11 +123,13 @@ export const fr: Record<MessageCode, string> = {
   "format.host": "doit être un nom d’hôte ou une adresse IP, sans schéma, port ni chemin",
   "format.path": "doit être un chemin commençant par /, sans espace",
   "format.did": "doit être un identifiant décentralisé, par exemple did:web:verifier.example.org",
-  "format.pem": "doit être la clé ou le certificat sans ses lignes BEGIN/END : une ligne de base64, sans saut de ligne",
+  "format.pem":
+    "doit être la clé ou le certificat sans ses lignes BEGIN/END : une ligne de base64, sans saut de ligne",
   "format.singleLine": "doit tenir sur une seule ligne",
   "format.dataModelName": "doit compter 1 à 50 lettres minuscules, chiffres ou -",
   "format.ngsiName": "ne doit contenir que des lettres, chiffres, - ou _",
-  "format.accessSubject": "doit être un seul mot, sans espace (les registres refusent les espaces dans un sujet d’accès)",
+  "format.accessSubject":
+    "doit être un seul mot, sans espace (les registres refusent les espaces dans un sujet d’accès)",
   "format.other": "n’a pas la forme attendue",
   "field.unknownReference": "désigne un enregistrement ({kind}) qui n’existe pas",
   "field.unknownReferenceHere":

@@ -8,7 +8,6 @@ import {
   whenHolds,
   type Field,
   type KindDefinition,
-  type When,
   type Within,
 } from "@orrery/model";
 import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "../audit/trail.ts";
@@ -89,9 +88,10 @@ export function toItem(
       if (whenHolds(field.when, row.data)) item[field.name] = { set: row.secrets[field.name] !== undefined };
     } else if (row.data[field.name] !== undefined) {
       item[field.name] = row.data[field.name];
-    } else if (isList(field) && whenHolds(field.when, row.data)) {
+    } else if (isList(field)) {
       // Stored without it when empty (normalize drops empty values): a client reads `[]`, never a
-      // missing member (the original console reads a workspace's `temporalServices.length`).
+      // missing member (the original console reads a workspace's `temporalServices.length`), even
+      // where the list does not apply (a property that is not temporal has no temporal services).
       item[field.name] = [];
     }
   }
@@ -102,29 +102,14 @@ export function toItem(
 /** A field whose value is a list a client may read empty (ids, strings); a point is no list. */
 const isList = (field: Field) => field.input === "references" || field.input === "strings";
 
-/** The SQL condition that a record's data meets a field's `when` (as whenHolds decides it). */
-function whenSql(when: When | undefined): SQL {
-  if (!when) return sql`true`;
-  const holds = Object.entries(when).map(([name, expected]) => {
-    if (Array.isArray(expected))
-      return or(...expected.map((v) => sql`${records.data} @> ${JSON.stringify({ [name]: v })}::jsonb`))!;
-    if (typeof expected === "object")
-      return (expected as { present: boolean }).present
-        ? sql`jsonb_exists(${records.data}, ${name}::text)`
-        : sql`NOT jsonb_exists(${records.data}, ${name}::text)`;
-    return sql`${records.data} @> ${JSON.stringify({ [name]: expected })}::jsonb`;
-  });
-  return and(...holds)!;
-}
-
-/** The empty lists a record of this kind reads where its data has none (see toItem), as a jsonb object. */
+/**
+ * The empty lists a record of this kind reads where its data has none (see toItem), as a jsonb
+ * object the record's data is merged over.
+ */
 function emptyListsSql(kind: KindDefinition): SQL | undefined {
   const lists = kind.fields.filter((f) => !f.secret && isList(f));
   if (!lists.length) return undefined;
-  const members = lists.map(
-    (f) => sql`CASE WHEN ${whenSql(f.when)} THEN jsonb_build_object(${f.name}::text, '[]'::jsonb) ELSE '{}'::jsonb END`,
-  );
-  return sql.join(members, sql` || `);
+  return sql`${JSON.stringify(Object.fromEntries(lists.map((f) => [f.name, []])))}::jsonb`;
 }
 
 /** A reference to a record outside its field's `within` (a grant of another identity manager). */
@@ -732,7 +717,12 @@ export class Records {
         : []),
       ...(shared.length
         ? await tx
-            .select({ id: records.id, kind: records.kind, workspaceId: records.workspaceId, data: records.data })
+            .select({
+              id: records.id,
+              kind: records.kind,
+              workspaceId: records.workspaceId,
+              data: records.data,
+            })
             .from(records)
             .where(inArray(records.id, shared))
             .for("share")
@@ -766,8 +756,7 @@ export class Records {
       return [];
     });
     if (errors.length) throw invalid(await Promise.all(errors.map((e) => this.outside(tx, e))));
-    for (const { target, via, value } of bindings.values())
-      await this.bind(tx, target as Row, via, value);
+    for (const { target, via, value } of bindings.values()) await this.bind(tx, target as Row, via, value);
   }
 
   /**
