@@ -523,6 +523,14 @@ export class Records {
       for (const f of kind.fields) {
         if ((f.readOnly || f.linked) && data[f.name] === undefined && current.data[f.name] !== undefined)
           data[f.name] = current.data[f.name];
+        // Absent and empty read alike (`[]`, see toItem): an empty list where none was stored, as a
+        // client sends back what it read, is no change.
+        if (
+          isList(f) &&
+          current.data[f.name] === undefined &&
+          (data[f.name] as unknown[] | undefined)?.length === 0
+        )
+          delete data[f.name];
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
       await this.keepPairings(tx, kind, id, current.data, data);
