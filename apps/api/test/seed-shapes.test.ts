@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { freePort } from "../../../test/fakes/browser.ts";
 import { partyCredentials } from "../../../test/fakes/pki.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
-import { driver } from "./support/harness.ts";
+import { client, driver } from "./support/harness.ts";
 import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
 
 // Issue 36, "the seed's shapes work again", and two items of issues 36 and 37: the spec's bodies, as
@@ -180,6 +180,36 @@ describe(`grants in the spec's shape (${driver})`, () => {
     });
     expect(retyped.status, JSON.stringify(retyped.body)).toBe(200);
     expect(retyped.body.hasIdentityManager).toBe(idmB.id);
+  });
+
+  it("lets only who may change a grant bind it: an operator pairing an unbound grant is told why", async () => {
+    const idm = await peer("identity-managers", "Keyrock O");
+    const grant = await ok("POST", "/api/identity-manager-grants", specGrant("Unbound for operators"));
+    const operator = client(ctx.t, await ctx.t.tokenFor("operator"));
+    const workspace = {
+      name: "Operator's shop",
+      dataModelName: `operator-shop-${driver}`,
+      hasService: ctx.serviceId,
+      hasIdentityManager: idm.id,
+      hasIdentityManagerGrant: grant.id,
+    };
+    const refused = await operator("POST", "/api/workspaces", workspace);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      code: "grant.bindForbidden",
+      detail:
+        "The grant “Unbound for operators” has no “Identity manager” yet: the first record that pairs it chooses where its secrets go, which needs permission to change the grant. Ask an administrator to choose it in the grant’s form.",
+    });
+    expect(await ok("GET", `/api/identity-manager-grants/${grant.id}`)).not.toHaveProperty(
+      "hasIdentityManager",
+    );
+    expect((await ok("GET", "/api/workspaces")).map((w: { name: string }) => w.name)).not.toContain(
+      "Operator's shop",
+    );
+    // Once an administrator bound it, the operator pairs it like any other.
+    const { id: _id, ...fields } = await ok("GET", `/api/identity-manager-grants/${grant.id}`);
+    await ok("PUT", `/api/identity-manager-grants/${grant.id}`, { ...fields, hasIdentityManager: idm.id });
+    expect((await operator("POST", "/api/workspaces", workspace)).status).toBe(201);
   });
 
   it("binds a registry grant to the first workspace's registry, or to the registry the registry tool first names", async () => {

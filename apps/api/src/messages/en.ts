@@ -188,6 +188,8 @@ export const en = {
     "The grant “{grant}” belongs to “{owner}”, not to “{peer}”: its secrets go to “{owner}” only. Choose a grant of “{peer}”.",
   "grant.peerNeedsSecrets":
     "The grant “{grant}” was given for its current {field}: to choose another, type its {fields} again in the same change (its secrets never go to a peer they were not given for).",
+  "grant.bindForbidden":
+    "The grant “{grant}” has no {field} yet: the first record that pairs it chooses where its secrets go, which needs permission to change the grant. Ask an administrator to choose it in the grant’s form.",
   "grant.ofNoPeer":
     "The grant “{grant}” is not tied to “{peer}” nor to any other yet, so its secrets go nowhere: an administrator must choose, in the grant’s form, the one it was made for.",
   "dataModel.outdated": "The data model is outdated. Please generate a new version before auto-discovering.",

@@ -191,6 +191,8 @@ export const fr: Record<MessageCode, string> = {
     "L’autorisation « {grant} » appartient à « {owner} », pas à « {peer} » : ses secrets ne vont qu’à « {owner} ». Choisissez une autorisation de « {peer} ».",
   "grant.peerNeedsSecrets":
     "L’autorisation « {grant} » a été donnée pour son champ {field} actuel : pour en choisir un autre, saisissez de nouveau {fields} dans la même modification (ses secrets ne vont jamais à un pair pour lequel ils n’ont pas été donnés).",
+  "grant.bindForbidden":
+    "L’autorisation « {grant} » n’a pas encore de champ {field} : le premier enregistrement qui l’utilise choisit où vont ses secrets, ce qui demande la permission de modifier l’autorisation. Demandez à un administrateur de le choisir dans le formulaire de l’autorisation.",
   "grant.ofNoPeer":
     "L’autorisation « {grant} » n’est encore liée ni à « {peer} » ni à aucun autre : ses secrets ne vont nulle part, et un administrateur doit choisir, dans le formulaire de l’autorisation, celui pour lequel elle a été faite.",
   "dataModel.outdated":

@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import {
+  isAllowed,
+  itemPath,
   missingRequired,
   newId,
   recordTitle,
@@ -8,8 +10,10 @@ import {
   whenHolds,
   type Field,
   type KindDefinition,
+  type Permission,
   type Within,
 } from "@orrery/model";
+import { asSegment } from "../auth/guard.ts";
 import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "../audit/trail.ts";
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
@@ -773,6 +777,14 @@ export class Records {
    */
   private async bind(tx: Tx, before: Row, via: string, value: string): Promise<void> {
     const kind = this.kinds.find((k) => k.kind === before.kind)!;
+    // Binding a grant decides where its secrets go: only who may change the grant binds it (an
+    // operator may pair grants in a workspace, not choose the peer of a platform grant).
+    const permissions = (this.actor as { permissions?: readonly Permission[] } | undefined)?.permissions;
+    if (permissions && !isAllowed(permissions, "PUT", `/api${itemPath(kind, asSegment(before.id))}`))
+      throw problem(403, "grant.bindForbidden", {
+        grant: String(before.data.name ?? before.id),
+        field: via,
+      });
     const [after] = await tx
       .update(records)
       .set({ data: { ...before.data, [via]: value }, version: before.version + 1, updatedAt: new Date() })
