@@ -118,6 +118,31 @@ describe(`contract synchronisation (${driver})`, () => {
       { claims: [{ allowedValues: [{ names: ["Writer"] }] }] },
     ]);
 
+    // A second contract of the same stakeholder (the spec allows it): the list's entry carries both,
+    // whichever is synchronised, instead of the last one erasing the other.
+    const second = await ok("POST", `${path}/contracts`, {
+      stakeholderDid: "did:web:grocer.example.org",
+      stakeholderName: "Grocer, second shop",
+      validFromTime: 1_798_761_600,
+      validToTime: 1_830_297_600,
+      verifiableCredentialType: "GrocerShopCredential",
+    });
+    await ok("POST", `${path}/contract-details`, { hasContract: second.id, hasRole: reader.id });
+    const both = await api("POST", `${path}/contracts/${second.id}/synchronize`);
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect(list.issuers.size).toBe(1);
+    const credentials = list.issuers.get("did:web:grocer.example.org")?.credentials as Array<{
+      credentialsType: string;
+      claims: Array<{ allowedValues: Array<{ names: string[] }> }>;
+    }>;
+    expect(
+      credentials
+        .map((c) => `${c.credentialsType}: ${c.claims[0]!.allowedValues[0]!.names.join(" ")}`)
+        .sort(),
+    ).toEqual(["GrocerCredential: Writer", "GrocerShopCredential: Reader"]);
+    expect((await sync()).status).toBe(200);
+    expect(list.issuers.get("did:web:grocer.example.org")?.credentials).toHaveLength(2);
+
     // A list that cannot be reached: a 502 naming it.
     const til = (await api("GET", `/api/trusted-issuers-lists/${ids.til}`)).body;
     const { id: tilId, ...tilFields } = til;

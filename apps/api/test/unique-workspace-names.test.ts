@@ -5,9 +5,9 @@ import { driver } from "./support/harness.ts";
 import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
 
 // What a workspace needs unique, held by the database: a role's name, a data service's name, a
-// thing description's name, a contract's stakeholder DID (the trusted issuers list keeps one entry
-// a DID) and an operation's sequence number in its routing. Of simultaneous creations one wins;
-// the others are told what they clashed with (409).
+// thing description's name (compared without case and surrounding spaces, migration 0025) and an
+// operation's sequence number in its routing. Of simultaneous creations one wins; the others are
+// told what they clashed with (409). A contract's stakeholder DID is not unique (issue 36).
 
 const ctx = useEmbeddedWorkspace();
 const ids: Record<string, string> = {};
@@ -82,13 +82,6 @@ const kinds = () => [
     code: "conflict.thingDescriptionName",
     detail: 'The workspace already has a thing description named "Warehouse".',
     body: () => ({ name: "Warehouse", hasType: ctx.types.Building }),
-  },
-  {
-    kind: "contracts",
-    field: "stakeholderDid",
-    code: "conflict.contractStakeholder",
-    detail: 'The workspace already has a contract with the stakeholder "did:web:retailer.example.org".',
-    body: (i: number) => contract("did:web:retailer.example.org", `Retailer ${i}`),
   },
   {
     kind: "routing-operations",
@@ -178,14 +171,24 @@ describe(`a database that holds duplicates from before (${driver})`, () => {
       "contract_stakeholder",
       "operation_sequence",
     ])
-      await db.execute(sql.raw(`DROP INDEX records_unique_${index}`));
-    await db.execute(sql.raw("DELETE FROM orrery_migrations WHERE name = '0013_workspace_unique_names'"));
+      await db.execute(sql.raw(`DROP INDEX IF EXISTS records_unique_${index}`));
+    await db.execute(
+      sql.raw(
+        "DELETE FROM orrery_migrations WHERE name IN ('0013_workspace_unique_names', '0025_names_without_case')",
+      ),
+    );
     const { path } = ctx;
     const twice = async (kind: string, body: (i: number) => Record<string, unknown>) => [
       (await ok("POST", `${path}/${kind}`, body(1))).id as string,
       (await ok("POST", `${path}/${kind}`, body(2))).id as string,
     ];
     const roles = await twice("roles", (i) => ({ ...role("Keeper"), roleName: `keeper_${i}` }));
+    // The same name in other letters, and with spaces around as a client could store it before 0025.
+    const lower = (await ok("POST", `${path}/roles`, { ...role("keeper"), roleName: "keeper_3" })).id;
+    const spaced = (await ok("POST", `${path}/roles`, { ...role("Warden"), roleName: "warden_1" })).id;
+    await db.execute(
+      sql`UPDATE records SET name = ' Warden ', data = jsonb_set(data, '{name}', '" Warden "') WHERE id = ${spaced}`,
+    );
     const tds = await twice("wot-thing-descriptions", () => ({ name: "Silo", hasType: ctx.types.Building }));
     // A third one, and a record already named as the second would be renamed.
     const third = (
@@ -204,6 +207,10 @@ describe(`a database that holds duplicates from before (${driver})`, () => {
     const read = async (kind: string, id: string) => ok("GET", `${path}/${kind}/${id}`);
     expect((await read("roles", roles[0]!)).name).toBe("Keeper");
     expect((await read("roles", roles[1]!)).name).toBe("Keeper_2");
+    // "keeper" is "Keeper" without case: renamed "keeper_2", which is "Keeper_2" without case.
+    expect((await read("roles", lower)).name).toMatch(/^keeper_2_[0-9a-f]{8}$/);
+    expect((await read("roles", spaced)).name).toBe("Warden");
+    expect((await ctx.api("POST", `${path}/roles`, role("warden "))).status).toBe(409);
     expect((await read("wot-thing-descriptions", tds[1]!)).name).toBe("Silo_2");
     expect((await read("wot-thing-descriptions", third)).name).toMatch(/^Silo_3_[0-9a-f]{8}$/);
     expect((await read("contracts", contracts[0]!)).stakeholderDid).toBe("did:web:grocer.example.org");

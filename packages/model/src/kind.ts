@@ -75,9 +75,9 @@ export interface Within {
 /** Named formats: the API answers their English message, the console translates `formats.<name>`. */
 export const formatMessages = {
   host: "must be a host name or an IP address, without scheme, port or path",
-  path: "must start with / and contain no spaces",
+  path: "must be a path starting with /, without spaces",
   did: "must be a decentralised identifier such as did:web:verifier.example.org",
-  pem: "must be one line of base64, without line breaks or PEM tags",
+  pem: "must be the key or certificate without its BEGIN/END lines: one line of base64, without line breaks",
   singleLine: "must be a single line",
   dataModelName: "must be 1 to 50 lowercase letters, digits or -",
   ngsiName: "must be letters, digits, - or _",

@@ -25,6 +25,10 @@ export function normalize(kind: KindDefinition, input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
   const out: Record_ = { ...(input as Record_) };
   delete out.id;
+  // A record's name is its title, compared without case and surrounding spaces where it must be
+  // unique (apps/api/src/storage/migrations.ts, 0025): kept without those spaces.
+  if (typeof out.name === "string" && kind.fields.some((f) => f.name === "name" && f.input === "text"))
+    out.name = out.name.trim();
   for (const field of kind.fields) {
     if (field.readOnly || isEmpty(out[field.name]) || (field.secret && isSecretAsRead(out[field.name])))
       delete out[field.name];

@@ -51,6 +51,15 @@ describe("every kind", () => {
   it("ignores a client-sent id", () => {
     expect(check(contextBrokers, { ...broker, id: "urn:x" }).value).not.toHaveProperty("id");
   });
+  it("keeps a name without its surrounding spaces, and a name of spaces alone is none", () => {
+    expect(check(contextBrokers, { ...broker, name: "  Orion (.*+?(|\\) \t" }).value?.name).toBe(
+      "Orion (.*+?(|\\)",
+    );
+    expect(check(contextBrokers, { ...broker, name: "   " }).paths).toEqual(["name"]);
+    // Secrets are what they are: a password keeps its spaces.
+    const grant = samplePayload("identity-manager-grants", () => urn("IdentityManager"));
+    expect(check(identityManagerGrants, { ...grant, password: " spaced " }).value?.password).toBe(" spaced ");
+  });
 });
 
 describe("context broker", () => {
@@ -127,11 +136,17 @@ describe("identity manager and its grant", () => {
     clientId: "c",
     clientSecret: "s",
   };
-  it("names the identity manager it was made for", () => {
+  it("asks the console's form for the peer it was made for, and takes the spec's shape without it", () => {
     const { hasIdentityManager: _m, ...rest } = grant;
-    expect(check(identityManagerGrants, rest).paths).toEqual(["hasIdentityManager"]);
+    const form = (kind: KindDefinition, input: unknown) =>
+      writeSchema(kind, "create", "form")
+        .safeParse(input)
+        .error?.issues.map((i) => i.path.join("."));
+    expect(form(identityManagerGrants, rest)).toEqual(["hasIdentityManager"]);
+    expect(check(identityManagerGrants, rest).ok).toBe(true);
     const { hasAuthorizationRegistry: _r, ...key } = registryGrant;
-    expect(check(authorizationRegistryGrants, key).paths).toEqual(["hasAuthorizationRegistry"]);
+    expect(form(authorizationRegistryGrants, key)).toEqual(["hasAuthorizationRegistry"]);
+    expect(check(authorizationRegistryGrants, key).ok).toBe(true);
   });
   it("requires username and password only for the password grant", () => {
     expect(check(identityManagerGrants, grant).ok).toBe(true);

@@ -121,6 +121,17 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
+  // A field's own format (@orrery/model's formatMessages): what is expected, in the reader's language.
+  "format.host": "must be a host name or an IP address, without scheme, port or path",
+  "format.path": "must be a path starting with /, without spaces",
+  "format.did": "must be a decentralised identifier such as did:web:verifier.example.org",
+  "format.pem":
+    "must be the key or certificate without its BEGIN/END lines: one line of base64, without line breaks",
+  "format.singleLine": "must be a single line",
+  "format.dataModelName": "must be 1 to 50 lowercase letters, digits or -",
+  "format.ngsiName": "must be letters, digits, - or _",
+  "format.accessSubject": "must be one word, without spaces (registries refuse spaces in an access subject)",
+  "format.other": "does not have the expected form",
   "field.unknownReference": "refers to no existing {kind}",
   "field.unknownReferenceHere": "refers to no {kind} in this workspace",
   "field.outsideOf": "refers to a record ({kind}) that does not belong to the chosen {field}",
@@ -175,6 +186,10 @@ export const en = {
   "idm.refusedGrant": "The identity manager {name} refused the grant ({status}).",
   "grant.ofAnotherPeer":
     "The grant “{grant}” belongs to “{owner}”, not to “{peer}”: its secrets go to “{owner}” only. Choose a grant of “{peer}”.",
+  "grant.peerNeedsSecrets":
+    "The grant “{grant}” was given for its current {field}: to choose another, type its {fields} again in the same change (its secrets never go to a peer they were not given for).",
+  "grant.bindForbidden":
+    "The grant “{grant}” has no {field} yet: the first record that pairs it chooses where its secrets go, which needs permission to change the grant. Ask an administrator to choose it in the grant’s form.",
   "grant.ofNoPeer":
     "The grant “{grant}” is not tied to “{peer}” nor to any other yet, so its secrets go nowhere: an administrator must choose, in the grant’s form, the one it was made for.",
   "dataModel.outdated": "The data model is outdated. Please generate a new version before auto-discovering.",
@@ -224,7 +239,8 @@ export const en = {
   "users.manageRoles":
     "The grant's account {account} may not manage the roles of the application {application} in {name}: give it the application's \"Manage roles\" permission.",
   "users.refused": "The identity manager {name} refused the request ({status}): {reason}",
-  "users.roleNotInContracts": "No contract detail of this workspace has the role scope name {role}.",
+  "users.roleNotInContracts":
+    "No contract detail of this workspace has the role scope name {role}: a role is given through a contract detail that names it, so add one first.",
   "users.forbidden":
     "Assigning or removing the role {role} needs permission to update a contract detail that names it.",
   "users.unknownUser": "The identity manager has no user {id}.",
@@ -390,7 +406,6 @@ export const en = {
   "conflict.roleTitle": 'The workspace already has a role named "{value}".',
   "conflict.dataServiceName": 'The workspace already has a data service named "{value}".',
   "conflict.thingDescriptionName": 'The workspace already has a thing description named "{value}".',
-  "conflict.contractStakeholder": 'The workspace already has a contract with the stakeholder "{value}".',
   "conflict.operationSequence": "The routing already has an operation with the sequence number {value}.",
   "conflict.brokerClientName": 'A broker client named "{value}" already exists.',
   "conflict.unique": "The record clashes with another one.",

@@ -120,6 +120,17 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
+  "format.host": "doit être un nom d’hôte ou une adresse IP, sans schéma, port ni chemin",
+  "format.path": "doit être un chemin commençant par /, sans espace",
+  "format.did": "doit être un identifiant décentralisé, par exemple did:web:verifier.example.org",
+  "format.pem":
+    "doit être la clé ou le certificat sans ses lignes BEGIN/END : une ligne de base64, sans saut de ligne",
+  "format.singleLine": "doit tenir sur une seule ligne",
+  "format.dataModelName": "doit compter 1 à 50 lettres minuscules, chiffres ou -",
+  "format.ngsiName": "ne doit contenir que des lettres, chiffres, - ou _",
+  "format.accessSubject":
+    "doit être un seul mot, sans espace (les registres refusent les espaces dans un sujet d’accès)",
+  "format.other": "n’a pas la forme attendue",
   "field.unknownReference": "désigne un enregistrement ({kind}) qui n’existe pas",
   "field.unknownReferenceHere":
     "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",
@@ -178,6 +189,10 @@ export const fr: Record<MessageCode, string> = {
   "idm.refusedGrant": "Le gestionnaire d’identité {name} a refusé l’autorisation ({status}).",
   "grant.ofAnotherPeer":
     "L’autorisation « {grant} » appartient à « {owner} », pas à « {peer} » : ses secrets ne vont qu’à « {owner} ». Choisissez une autorisation de « {peer} ».",
+  "grant.peerNeedsSecrets":
+    "L’autorisation « {grant} » a été donnée pour son champ {field} actuel : pour en choisir un autre, saisissez de nouveau {fields} dans la même modification (ses secrets ne vont jamais à un pair pour lequel ils n’ont pas été donnés).",
+  "grant.bindForbidden":
+    "L’autorisation « {grant} » n’a pas encore de champ {field} : le premier enregistrement qui l’utilise choisit où vont ses secrets, ce qui demande la permission de modifier l’autorisation. Demandez à un administrateur de le choisir dans le formulaire de l’autorisation.",
   "grant.ofNoPeer":
     "L’autorisation « {grant} » n’est encore liée ni à « {peer} » ni à aucun autre : ses secrets ne vont nulle part, et un administrateur doit choisir, dans le formulaire de l’autorisation, celui pour lequel elle a été faite.",
   "dataModel.outdated":
@@ -231,7 +246,7 @@ export const fr: Record<MessageCode, string> = {
     "Le compte {account} de l’accès ne peut pas gérer les rôles de l’application {application} dans {name} : donnez-lui la permission « Manage roles » de l’application.",
   "users.refused": "Le gestionnaire d’identité {name} a refusé la demande ({status}) : {reason}",
   "users.roleNotInContracts":
-    "Aucun détail de contrat de cet espace de travail n’a le nom de portée de rôle {role}.",
+    "Aucun détail de contrat de cet espace de travail n’a le nom de portée de rôle {role} : un rôle est donné par un détail de contrat qui le nomme, ajoutez-en un d’abord.",
   "users.forbidden":
     "Attribuer ou retirer le rôle {role} demande la permission de modifier un détail de contrat qui le nomme.",
   "users.unknownUser": "Le gestionnaire d’identité n’a pas d’utilisateur {id}.",
@@ -412,8 +427,6 @@ export const fr: Record<MessageCode, string> = {
   "conflict.roleTitle": "L’espace de travail a déjà un rôle nommé « {value} ».",
   "conflict.dataServiceName": "L’espace de travail a déjà un service de données nommé « {value} ».",
   "conflict.thingDescriptionName": "L’espace de travail a déjà une description d’objet nommée « {value} ».",
-  "conflict.contractStakeholder":
-    "L’espace de travail a déjà un contrat avec la partie prenante « {value} ».",
   "conflict.operationSequence": "Le routage a déjà une opération de numéro d’ordre {value}.",
   "conflict.brokerClientName": "Un client du courtier nommé « {value} » existe déjà.",
   "conflict.unique": "L’enregistrement entre en conflit avec un autre.",

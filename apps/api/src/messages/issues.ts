@@ -1,3 +1,4 @@
+import { formatMessages, type Format } from "@orrery/model";
 import type { FieldError } from "../problems.ts";
 import { say, type MessageCode, type Params } from "./say.ts";
 
@@ -65,6 +66,18 @@ function givenTwice(params: unknown): { code: MessageCode; params: Params } | un
   return typeof twice === "string" ? { code: "field.givenTwice", params: { value: twice } } : undefined;
 }
 
+/**
+ * A pattern's failure says what is expected: the field's named format (the model gives its English
+ * words as the issue's message), else that the value has not the expected form. Zod's own words
+ * name the check ("must be a valid regex"), which tells a user nothing.
+ */
+function patternOf(message: string | undefined): { code: MessageCode; params?: Params } | undefined {
+  const format = (Object.keys(formatMessages) as Format[]).find((name) => formatMessages[name] === message);
+  if (format) return { code: `format.${format}` };
+  // A route's own words for its pattern ("must be a URI") are kept; zod's default is not.
+  return message && !message.startsWith("Invalid") ? undefined : { code: "format.other" };
+}
+
 /** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */
 export function fieldMessageOfIssue(
   code: string,
@@ -74,7 +87,9 @@ export function fieldMessageOfIssue(
   const known =
     code === "custom" && message === "is required"
       ? { code: "field.required" as const }
-      : codeOf(code, issue);
+      : code === "invalid_format" && issue.format === "regex" && issue.pattern !== undefined
+        ? patternOf(message)
+        : codeOf(code, issue);
   return known
     ? {
         message: say("en", known.code, known.params),

@@ -32,10 +32,12 @@ export function registerAuthorizationRegistryProxies(app: FastifyInstance, recor
       },
     },
     async (request) => {
+      // A grant without its registry yet (the spec's shape) is bound to this one, in the trail as its caller's.
       const { registry, grant } = await registryAndGrant(
-        records,
+        records.as(request.session),
         request.query.authorizationRegistryId,
         request.query.authorizationRegistryGrantId,
+        { bind: true },
       );
       const subject = (request.body.delegationRequest.target as { accessSubject?: unknown } | undefined)
         ?.accessSubject;
@@ -56,10 +58,12 @@ export function registerAuthorizationRegistryProxies(app: FastifyInstance, recor
       },
     },
     async (request) => {
+      // A grant without its registry yet (the spec's shape) is bound to this one, in the trail as its caller's.
       const { registry, grant } = await registryAndGrant(
-        records,
+        records.as(request.session),
         request.query.authorizationRegistryId,
         request.query.authorizationRegistryGrantId,
+        { bind: true },
       );
       const answer = await createPolicy(registry, grant, request.body).catch((err: unknown) =>
         registryProblem(err, registry, { party: grant.identifier }),

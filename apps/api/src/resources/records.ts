@@ -1,15 +1,19 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import {
+  isAllowed,
   itemPath,
   missingRequired,
   newId,
   recordTitle,
   referenceFields,
   whenHolds,
+  type Field,
   type KindDefinition,
+  type Permission,
   type Within,
 } from "@orrery/model";
+import { asSegment } from "../auth/guard.ts";
 import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "../audit/trail.ts";
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
@@ -108,10 +112,28 @@ export function toItem(
       if (whenHolds(field.when, row.data)) item[field.name] = { set: row.secrets[field.name] !== undefined };
     } else if (row.data[field.name] !== undefined) {
       item[field.name] = row.data[field.name];
+    } else if (isList(field)) {
+      // Stored without it when empty (normalize drops empty values): a client reads `[]`, never a
+      // missing member (the original console reads a workspace's `temporalServices.length`), even
+      // where the list does not apply (a property that is not temporal has no temporal services).
+      item[field.name] = [];
     }
   }
   if (kind.scope === "workspace" && row.workspaceId) item.hasWorkspace = row.workspaceId;
   return item;
+}
+
+/** A field whose value is a list a client may read empty (ids, strings); a point is no list. */
+const isList = (field: Field) => field.input === "references" || field.input === "strings";
+
+/**
+ * The empty lists a record of this kind reads where its data has none (see toItem), as a jsonb
+ * object the record's data is merged over.
+ */
+function emptyListsSql(kind: KindDefinition): SQL | undefined {
+  const lists = kind.fields.filter((f) => !f.secret && isList(f));
+  if (!lists.length) return undefined;
+  return sql`${JSON.stringify(Object.fromEntries(lists.map((f) => [f.name, []])))}::jsonb`;
 }
 
 /** A reference to a record outside its field's `within` (a grant of another identity manager). */
@@ -260,10 +282,12 @@ export class Records {
    */
   async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<string> {
     if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId, where));
+    const empty = emptyListsSql(kind);
+    const data = empty ? sql`(${empty}) || ${records.data}` : sql`${records.data}`;
     const item =
       kind.scope === "workspace"
-        ? sql`jsonb_build_object('id', ${records.id}) || ${records.data} || jsonb_build_object('hasWorkspace', ${records.workspaceId})`
-        : sql`jsonb_build_object('id', ${records.id}) || ${records.data}`;
+        ? sql`jsonb_build_object('id', ${records.id}) || ${data} || jsonb_build_object('hasWorkspace', ${records.workspaceId})`
+        : sql`jsonb_build_object('id', ${records.id}) || ${data}`;
     // Joined by the database too: one value to receive instead of a row per record to parse and map
     // (half of a 100-record list's time on PGlite went in reading rows).
     const [list] = await this.db
@@ -523,9 +547,18 @@ export class Records {
       for (const f of kind.fields) {
         if ((f.readOnly || f.linked) && data[f.name] === undefined && current.data[f.name] !== undefined)
           data[f.name] = current.data[f.name];
+        // Absent and empty read alike (`[]`, see toItem): an empty list where none was stored, as a
+        // client sends back what it read, is no change.
+        if (
+          isList(f) &&
+          current.data[f.name] === undefined &&
+          (data[f.name] as unknown[] | undefined)?.length === 0
+        )
+          delete data[f.name];
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
       await this.keepPairings(tx, kind, id, current.data, data);
+      this.keepSecretsWithPeer(kind, current, data, input);
       const dependents = this.dependents.get(kind.kind);
       if (dependents)
         await this.keepDependents(tx, dependents, {
@@ -802,11 +835,33 @@ export class Records {
       [data[f.name] ?? []].flat().map((id, i) => ({ f, id: String(id), i })),
     );
     if (!wanted.length) return;
-    const found = await tx
-      .select({ id: records.id, kind: records.kind, workspaceId: records.workspaceId, data: records.data })
-      .from(records)
-      .where(inArray(records.id, [...new Set(wanted.map((w) => w.id))]))
-      .for("share");
+    // A record named through a `within` field may be bound to this record's choice (a grant without
+    // its peer yet, see bindings below): locked for update at once, so that two records pairing it
+    // with two peers at the same time wait for each other instead of deadlocking.
+    const bindable = new Set(wanted.filter((w) => w.f.within).map((w) => w.id));
+    const shared = [...new Set(wanted.map((w) => w.id))].filter((id) => !bindable.has(id));
+    const found = [
+      ...(bindable.size
+        ? await tx
+            .select()
+            .from(records)
+            .where(inArray(records.id, [...bindable]))
+            .for("update")
+        : []),
+      ...(shared.length
+        ? await tx
+            .select({
+              id: records.id,
+              kind: records.kind,
+              workspaceId: records.workspaceId,
+              data: records.data,
+            })
+            .from(records)
+            .where(inArray(records.id, shared))
+            .for("share")
+        : []),
+    ];
+    const bindings = new Map<string, { target: (typeof found)[number]; via: string; value: string }>();
     const scopeOf = (target: string) =>
       this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? workspaceId : "";
     const errors = wanted.flatMap(({ f, id, i }): Array<FieldError | Outside> => {
@@ -819,11 +874,86 @@ export class Records {
           }),
         ];
       // A property offered by a data service must be one of its entity type's; a grant, the chosen peer's.
-      if (f.within && target.data[f.within.via] !== data[f.within.field])
+      if (f.within && target.data[f.within.via] !== data[f.within.field]) {
+        const value = data[f.within.field];
+        // A grant made without its peer (the spec's shape) takes the first one it is paired with.
+        if (target.data[f.within.via] === undefined && typeof value === "string") {
+          const bound = bindings.get(id);
+          if (!bound || bound.value === value) {
+            bindings.set(id, { target, via: f.within.via, value });
+            return [];
+          }
+        }
         return [{ path, target, within: f.within }];
+      }
       return [];
     });
     if (errors.length) throw invalid(await Promise.all(errors.map((e) => this.outside(tx, e))));
+    for (const { target, via, value } of bindings.values()) await this.bind(tx, target as Row, via, value);
+  }
+
+  /**
+   * Gives a record the value of the field its pairings are checked against (a grant its peer), as
+   * an update of its own: a new version (its ETag), and an event in the trail saying who bound it.
+   */
+  private async bind(tx: Tx, before: Row, via: string, value: string): Promise<void> {
+    const kind = this.kinds.find((k) => k.kind === before.kind)!;
+    // Binding a grant decides where its secrets go: only who may change the grant binds it (an
+    // operator may pair grants in a workspace, not choose the peer of a platform grant).
+    const permissions = (this.actor as { permissions?: readonly Permission[] } | undefined)?.permissions;
+    if (permissions && !isAllowed(permissions, "PUT", `/api${itemPath(kind, asSegment(before.id))}`))
+      throw problem(403, "grant.bindForbidden", {
+        grant: String(before.data.name ?? before.id),
+        field: via,
+      });
+    const [after] = await tx
+      .update(records)
+      .set({ data: { ...before.data, [via]: value }, version: before.version + 1, updatedAt: new Date() })
+      .where(eq(records.id, before.id))
+      .returning();
+    if (this.actor) await this.audit(tx, this.actor, "update", kind, after!, changesOf(kind, before, after!));
+  }
+
+  /**
+   * Binds a record to the peer it is first used with (a registry grant chosen in the registry tool
+   * with a registry, before any record paired it), unless something bound it meanwhile: the row as
+   * it is after, for the caller to check again.
+   */
+  async bindFirst(kind: KindDefinition, id: string, via: string, value: string): Promise<Row | undefined> {
+    return this.db.transaction(async (tx) => {
+      const row = await this.row(tx, kind.kind, id, "", "update");
+      if (!row || row.data[via] !== undefined) return row;
+      await this.bind(tx, row, via, value);
+      return this.row(tx, kind.kind, id);
+    });
+  }
+
+  /**
+   * A grant bound to its peer keeps its secrets for that peer: pointing it at another one needs
+   * them typed again in the same update (whoever may edit the grant without knowing them cannot
+   * send them elsewhere).
+   */
+  private keepSecretsWithPeer(kind: KindDefinition, current: Row, data: Data, input: Data): void {
+    const peerFields = new Set(
+      this.kinds.flatMap((other) =>
+        referenceFields(other)
+          .filter((f) => f.kind === kind.kind && f.within)
+          .map((f) => f.within!.via),
+      ),
+    );
+    const moved = [...peerFields].filter(
+      (via) => current.data[via] !== undefined && current.data[via] !== data[via],
+    );
+    if (!moved.length) return;
+    const untyped = kind.fields
+      .filter((f) => f.secret && whenHolds(f.when, data) && typeof input[f.name] !== "string")
+      .map((f) => f.name);
+    if (untyped.length)
+      throw problem(409, "grant.peerNeedsSecrets", {
+        grant: String(current.data.name ?? current.id),
+        field: moved[0]!,
+        fields: untyped,
+      });
   }
 
   /** The error of a reference outside its `within`: it names the record and the one it belongs to. */

@@ -14,11 +14,11 @@ const clashes: Record<string, { field: string; code: MessageCode }> = {
   records_unique_wot_input_name: { field: "name", code: "conflict.wotInputName" },
   // Migration 0010: a role's roleName, its access subject in the authorization registry.
   records_unique_role_name: { field: "roleName", code: "conflict.roleName" },
-  // Migration 0013: names, stakeholders and sequence numbers a workspace needs unique.
+  // Migration 0013: names and sequence numbers a workspace needs unique; migration 0025 compares
+  // the names of roles, data services, thing descriptions and broker clients without case.
   records_unique_named_role: { field: "name", code: "conflict.roleTitle" },
   records_unique_data_service_name: { field: "name", code: "conflict.dataServiceName" },
   records_unique_thing_description_name: { field: "name", code: "conflict.thingDescriptionName" },
-  records_unique_contract_stakeholder: { field: "stakeholderDid", code: "conflict.contractStakeholder" },
   records_unique_operation_sequence: { field: "sequenceNumber", code: "conflict.operationSequence" },
   // Migration 0019: a broker client's name, which the data access log shows.
   records_unique_broker_client_name: { field: "name", code: "conflict.brokerClientName" },

@@ -509,6 +509,54 @@ const migrations: Array<{ name: string; sql: string }> = [
       CREATE INDEX data_access_decisions_tenant ON data_access_decisions (tenant, id)
     `,
   },
+  {
+    // Names as people read them (issues 36 and 37): a role, a data service, a thing description or
+    // a broker client named "stock ANALYST " beside "Stock analyst" is the same name, so their
+    // unique indexes compare names without case, and names are kept without surrounding spaces
+    // (@orrery/model's normalize trims them on every write). Existing names are trimmed; names that
+    // now clash get a numbered suffix ("_2"), or a piece of their id when that clashes too, as 0013
+    // did. A contract's stakeholder DID is no longer unique: the spec has no such rule, and the
+    // original console, which cannot delete a contract, left its user stuck on the 409.
+    name: "0025_names_without_case",
+    sql: `
+      UPDATE records SET name = regexp_replace(name, '^\\s+|\\s+$', '', 'g'),
+                         data = jsonb_set(data, '{name}', to_jsonb(regexp_replace(name, '^\\s+|\\s+$', '', 'g'))),
+                         version = version + 1, updated_at = now()
+        WHERE jsonb_typeof(data->'name') = 'string' AND name ~ '^\\s|\\s$'
+          AND regexp_replace(name, '^\\s+|\\s+$', '', 'g') <> '';
+      CREATE TEMPORARY TABLE caseless_names ON COMMIT DROP AS
+        SELECT id, false AS renamed FROM records
+        WHERE kind IN ('roles', 'data-services', 'wot-thing-descriptions', 'broker-clients') AND name <> '';
+      WITH renamed AS (
+        UPDATE records r SET name = left(r.name, 90) || '_' || d.n,
+                             data = jsonb_set(r.data, '{name}', to_jsonb(left(r.name, 90) || '_' || d.n)),
+                             version = r.version + 1, updated_at = now()
+          FROM (SELECT r.id, row_number() OVER (
+                  PARTITION BY r.kind, r.workspace_id, lower(r.name) ORDER BY r.created_at, r.id) AS n
+                FROM records r JOIN caseless_names c ON c.id = r.id) d
+          WHERE r.id = d.id AND d.n > 1
+          RETURNING r.id)
+      UPDATE caseless_names c SET renamed = true FROM renamed WHERE c.id = renamed.id;
+      UPDATE records r SET name = left(r.name, 90) || '_' || left(md5(r.id), 8),
+                           data = jsonb_set(r.data, '{name}', to_jsonb(left(r.name, 90) || '_' || left(md5(r.id), 8))),
+                           version = r.version + 1, updated_at = now()
+        FROM (SELECT r.id, row_number() OVER (
+                PARTITION BY r.kind, r.workspace_id, lower(r.name) ORDER BY c.renamed, r.created_at, r.id) AS n
+              FROM records r JOIN caseless_names c ON c.id = r.id) d
+        WHERE r.id = d.id AND d.n > 1;
+      DROP INDEX records_unique_named_role;
+      CREATE UNIQUE INDEX records_unique_named_role ON records (workspace_id, lower(name)) WHERE kind = 'roles';
+      DROP INDEX records_unique_data_service_name;
+      CREATE UNIQUE INDEX records_unique_data_service_name
+        ON records (workspace_id, lower(name)) WHERE kind = 'data-services' AND name <> '';
+      DROP INDEX records_unique_thing_description_name;
+      CREATE UNIQUE INDEX records_unique_thing_description_name
+        ON records (workspace_id, lower(name)) WHERE kind = 'wot-thing-descriptions';
+      DROP INDEX records_unique_broker_client_name;
+      CREATE UNIQUE INDEX records_unique_broker_client_name ON records (lower(name)) WHERE kind = 'broker-clients';
+      DROP INDEX records_unique_contract_stakeholder
+    `,
+  },
 ];
 
 /** A migration's statements: split at each `;`, except inside a $$-quoted function body. */

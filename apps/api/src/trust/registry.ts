@@ -11,12 +11,13 @@ export async function registryAndGrant(
   records: Records,
   registryId: string,
   grantId: string,
+  options: { bind?: boolean } = {},
 ): Promise<{ registry: Registry; grant: RegistryGrant }> {
   const registry = await records.find(authorizationRegistries, registryId);
   if (!registry) throw notFound(registryId);
   const grant = await records.find(authorizationRegistryGrants, grantId);
   if (!grant) throw notFound(grantId);
-  await requireOwnGrant(records, grant, registry);
+  await requireOwnGrant(records, grant, registry, options);
   return {
     registry: registry.data as unknown as Registry,
     grant: {

@@ -134,31 +134,32 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         records.find(vcVerifiers, String(service.data.hasVCVerifier)),
       ]);
       if (!list || !verifier) throw problem(409, "workspace.incompleteService");
-      const [roleList, details] = await Promise.all([
+      const did = String(contract.data.stakeholderDid);
+      const [roleList, details, sameStakeholder] = await Promise.all([
         records.list(roles, workspaceId),
         records.list(contractDetails, workspaceId),
+        // The list keeps one entry a DID: every contract of the stakeholder in the workspace is one
+        // of its credentials, so that synchronising one contract does not erase another's.
+        records.list(contracts, workspaceId, [["stakeholderDid", did]]),
       ]);
-      const names = details
-        .filter((d) => d.hasContract === id)
-        .map((d) => roleList.find((r) => r.id === d.hasRole)?.name)
-        .filter((n): n is string => !!n);
-      const did = String(contract.data.stakeholderDid);
       const iso = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
-      const issuer = {
-        did,
-        credentials: [
-          {
-            validFor: { from: iso(contract.data.validFromTime), to: iso(contract.data.validToTime) },
-            credentialsType: String(contract.data.verifiableCredentialType),
-            claims: [
-              {
-                name: "roles",
-                allowedValues: [{ names: [...new Set(names)].sort(), target: verifier.data.did }],
-              },
-            ],
-          },
-        ],
+      const credentialOf = (c: Record<string, unknown>) => {
+        const names = details
+          .filter((d) => d.hasContract === c.id)
+          .map((d) => roleList.find((r) => r.id === d.hasRole)?.name)
+          .filter((n): n is string => !!n);
+        return {
+          validFor: { from: iso(c.validFromTime), to: iso(c.validToTime) },
+          credentialsType: String(c.verifiableCredentialType),
+          claims: [
+            {
+              name: "roles",
+              allowedValues: [{ names: [...new Set(names)].sort(), target: verifier.data.did }],
+            },
+          ],
+        };
       };
+      const issuer = { did, credentials: sameStakeholder.map(credentialOf) };
       const base = address(list.data).replace(/\/$/, "");
       const name = String(list.data.name);
       // Replaces what the list has for the DID: an update, or a creation when it has none.

@@ -164,8 +164,11 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     if (!isAllowed(permissions, "GET", base))
       throw problem(403, "auth.forbidden", { method: request.method, path: base });
     const details = await records.list(contractDetails, workspaceId);
-    // Who may update no contract detail gives no role: refused alike whether a detail names it or not.
-    if (!details.some((d) => updatable(d.id))) throw problem(403, "users.forbidden", { role: roleName });
+    // Who may update no contract detail, nor create one, gives no role: refused alike whether a
+    // detail names it or not. Who may create one (an administrator in a workspace without any yet)
+    // is told that none names the role: a 404, not a refusal of their rights.
+    if (!details.some((d) => updatable(d.id)) && !isAllowed(permissions, "POST", base))
+      throw problem(403, "users.forbidden", { role: roleName });
     if (own.isConsoleRole(roleName)) throw problem(403, "users.consoleRole", { role: roleName });
     const naming = details.filter((d) => d.roleScopeName === roleName);
     if (!naming.length) throw problem(404, "users.roleNotInContracts", { role: roleName });

@@ -11,8 +11,10 @@ export const authorizationRegistryGrants = defineKind({
   fields: [
     name,
     description,
-    // The only registry its key signs client assertions for (see identity-manager-grants.ts).
-    reference("hasAuthorizationRegistry", "authorization-registries", { required: true }),
+    // The only registry its key signs client assertions for; optional for the API and bound to the
+    // first registry a record pairs it with, as an identity manager grant's peer is (see
+    // identity-manager-grants.ts).
+    reference("hasAuthorizationRegistry", "authorization-registries", { linked: true }),
     ...identity,
     {
       name: "privateKey",

@@ -13,8 +13,11 @@ export const identityManagerGrants = defineKind({
     name,
     description,
     // The only identity manager its secrets are ever sent to: records pairing the grant with an
-    // identity manager may pair it with this one alone (`within` below, and apps/api/src/trust/grant-peer.ts).
-    reference("hasIdentityManager", "identity-managers", { required: true }),
+    // identity manager may pair it with this one alone (`within` in services.ts, workspaces.ts,
+    // temporal-services.ts, and apps/api/src/trust/grant-peer.ts). Not in the spec, so optional for
+    // the API (the original console never sends it): a grant without one is bound to the first
+    // identity manager a record pairs it with. The console's own form asks for it (`linked`).
+    reference("hasIdentityManager", "identity-managers", { linked: true }),
     { name: "grantType", input: "enum", options: ["client_credentials", "password"], required: true },
     { name: "clientId", input: "text", required: true, maxLength: 200 },
     { name: "clientSecret", input: "text", required: true, secret: true, maxLength: 500 },
