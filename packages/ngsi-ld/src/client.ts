@@ -145,7 +145,8 @@ export interface TemporalParams {
   timeAt?: string;
   endTimeAt?: string;
   lastN?: number;
-  options?: "temporalValues";
+  /** sysAttrs: each instance with its createdAt and modifiedAt (the time of a value written without observedAt). */
+  options?: "temporalValues" | "sysAttrs";
 }
 
 export type TemporalQuery = Omit<EntityQuery, "options" | "count"> & TemporalParams;
