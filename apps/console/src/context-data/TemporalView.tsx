@@ -51,24 +51,31 @@ export function TemporalView() {
   const [service, setService] = useState("");
   const [range, setRange] = useState(lastHour);
   // The window the table shows: the default one until Apply (typing in the inputs does not refetch).
-  const [applied, setApplied] = useState<{ service?: string; from: number; to: number }>(() => ({
-    from: utcSeconds(range.from),
-    to: utcSeconds(range.to),
-  }));
+  // The default one follows the clock: each read (live changes read again) is of the hour up to
+  // then, so a value written after the page opened is in it.
+  const [applied, setApplied] = useState<{
+    service?: string;
+    from: number;
+    to: number;
+    following?: boolean;
+  }>(() => ({ from: utcSeconds(range.from), to: utcSeconds(range.to), following: true }));
   const chosenService = service || serviceIds[0] || "";
   const appliedService = applied.service ?? serviceIds[0];
   const current = appliedService ? { ...applied, service: appliedService } : null;
   const history = useQuery({
     queryKey: ["context-data", workspaceId, "temporal", entityId, propertyId, current],
-    queryFn: () =>
-      get<TemporalAnswer>(
+    queryFn: () => {
+      const now = Math.ceil(Date.now() / 1000);
+      const window = current!.following ? { from: now - 3600, to: now } : current!;
+      return get<TemporalAnswer>(
         `/workspace/${workspaceId}/temporal-entities/${encodeURIComponent(entityId)}/properties/${encodeURIComponent(
           propertyId,
         )}/temporal-services/${encodeURIComponent(current!.service)}?${new URLSearchParams({
-          fromTime: String(current!.from),
-          toTime: String(current!.to),
+          fromTime: String(window.from),
+          toTime: String(window.to),
         })}`,
-      ),
+      );
+    },
     enabled: !!current && !!property,
   });
   const values = useMemo(() => sortedValues(history.data), [history.data]);
