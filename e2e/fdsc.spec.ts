@@ -112,7 +112,14 @@ test("a workspace's ODRL policies: built with the guided builder, tried with the
   await page.screenshot({ path: "/tmp/fdsc-policy-builder.png", fullPage: true });
   await page.getByRole("button", { name: en.common.save }).click();
 
-  // Its page: the statement, the Rego the PAP generated folded.
+  // Its page, titled by what it allows (not urn:orrery:policy:…), as the toast says it.
+  await expect(
+    page.getByRole("heading", { level: 1, name: "OPERATOR: read entities of type K8SCluster" }),
+  ).toBeVisible();
+  await expect(
+    page.getByText("Saved: ODRL policy “OPERATOR: read entities of type K8SCluster”."),
+  ).toBeVisible();
+  // The statement, the Rego the PAP generated folded.
   const statement = page.getByTestId("policy-statement");
   await expect(statement).toHaveText(
     "Holders of an OperatorCredential with the role OPERATOR may read (odrl:read) entities of type K8SCluster.",
@@ -137,6 +144,12 @@ test("a workspace's ODRL policies: built with the guided builder, tried with the
     "Tout porteur d'une OperatorCredential avec le rôle OPERATOR peut lire (odrl:read) les entités de type K8SCluster.",
   );
   await expect(page.getByRole("link", { name: fr.fdsc.policies.title })).toBeVisible();
+  await expect(
+    page.getByRole("heading", {
+      level: 1,
+      name: /^OPERATOR\s?: lire, modifier les entités de type K8SCluster$/,
+    }),
+  ).toBeVisible();
   await page.screenshot({ path: "/tmp/fdsc-policy-show-fr.png", fullPage: true });
 
   // Deleted, after the confirmation.

@@ -47,3 +47,48 @@ test("entities written by another client appear on screen by themselves, in Engl
 
   await request.delete(`/api/workspace/${ws}/entities/${encodeURIComponent(id)}`, { headers });
 });
+
+test("entities deleted by another client, through the API or NGSI-LD, leave the live list within two seconds", async ({
+  page,
+  request,
+}) => {
+  await openSupermarket(page);
+  await page.getByRole("button", { name: en.app.languages.fr }).click();
+  await selectType(page, "Building");
+  await expect(page.getByTestId("live-state")).toHaveText("● En direct");
+  const ws = encodeURIComponent(workspaceIdOf(page));
+  const headers = await otherClient(request);
+  const workspace = (await (await request.get(`/api/workspaces/${ws}`, { headers })).json()) as {
+    contextBrokerTenant?: string;
+  };
+  const stamp = Date.now();
+  const gone = [
+    { id: `urn:ngsi-ld:Building:gone-api-${stamp}`, name: "Depot deleted through the API" },
+    { id: `urn:ngsi-ld:Building:gone-ngsi-${stamp}`, name: "Depot (.*+?) deleted through NGSI-LD" },
+  ];
+  const table = page.getByRole("table", { name: /Building/ });
+  for (const { id, name } of gone) {
+    const created = await request.post(`/api/workspace/${ws}/entities`, {
+      headers,
+      data: { id, type: "Building", name: { type: "Property", value: name } },
+    });
+    expect(created.status()).toBe(201);
+    await expect(table.getByText(name)).toBeVisible();
+  }
+
+  const viaApi = await request.delete(`/api/workspace/${ws}/entities/${encodeURIComponent(gone[0]!.id)}`, {
+    headers,
+  });
+  expect(viaApi.status()).toBe(204);
+  await expect(table.getByText(gone[0]!.name)).toHaveCount(0, { timeout: 2_000 });
+
+  const viaNgsi = await request.delete(`/ngsi-ld/v1/entities/${encodeURIComponent(gone[1]!.id)}`, {
+    headers: {
+      ...headers,
+      ...(workspace.contextBrokerTenant ? { "NGSILD-Tenant": workspace.contextBrokerTenant } : {}),
+    },
+  });
+  expect(viaNgsi.status()).toBe(204);
+  await expect(table.getByText(gone[1]!.name)).toHaveCount(0, { timeout: 2_000 });
+  await expect(page.getByTestId("live-state")).toHaveText("● En direct");
+});

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import fr from "../apps/console/src/i18n/fr.json" with { type: "json" };
-import { en, openSupermarket, selectType } from "./support.ts";
+import { bearer, en, openSupermarket, selectType, workspaceIdOf } from "./support.ts";
 
 /*
  * Writing an attribute's history from the temporal view (issue 27), on the demo's "Supermarket"
@@ -103,5 +103,45 @@ test("an operator adds, corrects and deletes a value of a history, then imports 
   await expect(page.getByRole("dialog", { name: "Corriger une valeur de numberOfItems" })).toBeVisible();
   await page.screenshot({ path: "/tmp/h27-temporal-fr.png", fullPage: true });
   await page.getByRole("button", { name: fr.common.cancel }).click();
+  await page.getByRole("button", { name: fr.app.languages.en }).click();
+});
+
+test("a value a WoT action wrote without observedAt is in the history, at the time it was written, marked, in English and French", async ({
+  page,
+  request,
+}) => {
+  await openHistory(page, "urn:ngsi-ld:Shelf:unit001");
+  const ws = encodeURIComponent(workspaceIdOf(page));
+  const headers = await bearer(page);
+  const actions = (await (
+    await request.get(`/api/workspace/${ws}/wot-actions`, { headers })
+  ).json()) as Array<{
+    id: string;
+    name: string;
+  }>;
+  const restock = actions.find((a) => a.name === "restock")!;
+  const before = Date.now();
+  const run = await request.post(
+    `/api/workspace/${ws}/wot-actions/${encodeURIComponent(restock.id)}/execute?entityId=${encodeURIComponent("urn:ngsi-ld:Shelf:unit001")}`,
+    { headers, data: { numberOfItems: 37 } },
+  );
+  expect(run.status(), await run.text()).toBeLessThan(300);
+
+  // The live view reads it again: a row of 37, its time the broker's modifiedAt, marked.
+  // The table by its place, not its name: it is named in the language shown.
+  const values = page.getByTestId("temporal-scroll").getByRole("table");
+  const written = values.getByRole("row").filter({ has: page.getByTestId("temporal-written") });
+  await expect(written.filter({ hasText: "37" })).toHaveCount(1);
+  const row = written.filter({ hasText: "37" });
+  await expect(row.getByTestId("temporal-written")).toContainText(en.temporal.written);
+  const time = await row.locator(".font-monospace").first().textContent();
+  expect(Date.parse(time!)).toBeGreaterThanOrEqual(before - 2_000);
+  expect(Date.parse(time!)).toBeLessThanOrEqual(Date.now() + 2_000);
+  await expect(page.getByTestId("temporal-chart")).toBeVisible();
+  await page.screenshot({ path: "/tmp/h37-temporal-written.png", fullPage: true });
+
+  await page.getByRole("button", { name: en.app.languages.fr }).click();
+  await expect(row.getByTestId("temporal-written")).toContainText(fr.temporal.written);
+  await page.screenshot({ path: "/tmp/h37-temporal-written-fr.png", fullPage: true });
   await page.getByRole("button", { name: fr.app.languages.en }).click();
 });

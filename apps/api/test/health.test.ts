@@ -393,6 +393,27 @@ describe(`health of the registered components (${driver})`, () => {
     expect(badKind.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
+  it("forgets the result of a broker's old address once the address is edited, on its page and the Status page", async () => {
+    const closed = await freePort();
+    const id = await create("context-brokers", brokerFields("Moved", closed));
+    expect((await check("context-brokers", id)).body.state).toBe("down");
+    const read = async () => (await api("GET", `/api/health/context-brokers/${encodeURIComponent(id)}`)).body;
+    expect(await read()).toMatchObject({ state: "down", reasons: [{ code: "health.refused" }] });
+    const moved = await api(
+      "PUT",
+      `/api/context-brokers/${id}`,
+      brokerFields("Moved", Number(new URL(base).port), { implementationName: "orrery" }),
+    );
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const unchecked = { state: "unchecked", reasons: [], roundTripMs: null, version: null, checkedAt: null };
+    expect(await read()).toMatchObject(unchecked);
+    const listed = (await api("GET", "/api/health/components")).body.components;
+    expect(listed.find((c: { id: string }) => c.id === id)).toMatchObject(unchecked);
+    // The next check is of the new address.
+    expect((await check("context-brokers", id)).body.state).toBe("up");
+    expect(await read()).toMatchObject({ state: "up", reasons: [] });
+  });
+
   it("forgets a removed component", async () => {
     const id = await create("context-brokers", brokerFields("Short-lived", await freePort()));
     await check("context-brokers", id);

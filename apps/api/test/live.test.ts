@@ -26,13 +26,14 @@ function recorder() {
   return { got, listener };
 }
 
-/** Reads a Server-Sent Events response until `part` came. */
+/** Reads a Server-Sent Events response until `part` came (or what was read so far satisfies it). */
 function reader(res: Response) {
   const stream = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   return {
-    until: async (part: string) => {
-      while (!text.includes(part)) text += (await stream.read()).value ?? "";
+    until: async (part: string | ((text: string) => boolean)) => {
+      const done = typeof part === "string" ? (t: string) => t.includes(part) : part;
+      while (!done(text)) text += (await stream.read()).value ?? "";
       return text;
     },
   };
@@ -68,6 +69,54 @@ describe(`the live channel (${driver})`, () => {
     expect(Date.now() - written).toBeLessThan(1_000);
     const data = JSON.parse(text.split("data: ")[1]!.split("\n")[0]!);
     expect(data).toMatchObject({ id: "urn:ngsi-ld:Building:live-1", floors: { value: 2 } });
+    stop.abort();
+  });
+
+  it("tells the console's stream of an entity deleted through the API and through NGSI-LD, within a second", async () => {
+    const { base, api, path, workspace } = ctx;
+    const token = await ctx.t.tokenFor("viewer");
+    const stop = new AbortController();
+    const res = await fetch(`${base}${path}/live/entities?type=Building`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${token}` },
+      signal: stop.signal,
+    });
+    const events = reader(res);
+    // A deletion that never comes fails the test instead of holding it.
+    const giveUp = setTimeout(() => stop.abort(), 8_000);
+    await events.until(": open");
+    const ids = ["urn:ngsi-ld:Building:gone-1", "urn:ngsi-ld:Building:gone.*+(1)"];
+    for (const id of ids)
+      expect(
+        (
+          await api("POST", `${path}/entities`, {
+            id,
+            type: "Building",
+            floors: { type: "Property", value: 1 },
+          })
+        ).status,
+      ).toBe(201);
+    await events.until((t) => ids.every((id) => t.includes(JSON.stringify(id))));
+    const deletedEvents = (text: string) =>
+      text
+        .split("data: ")
+        .slice(1)
+        .map((line) => JSON.parse(line.split("\n")[0]!) as Record<string, unknown>)
+        .filter((e) => e.deletedAt);
+    let written = Date.now();
+    expect((await api("DELETE", `${path}/entities/${encodeURIComponent(ids[0]!)}`)).status).toBe(204);
+    let text = await events.until((t) => deletedEvents(t).length === 1);
+    expect(Date.now() - written).toBeLessThan(1_000);
+    expect(deletedEvents(text)).toEqual([expect.objectContaining({ id: ids[0], type: "Building" })]);
+    written = Date.now();
+    const viaNgsi = await fetch(`${base}/ngsi-ld/v1/entities/${encodeURIComponent(ids[1]!)}`, {
+      method: "DELETE",
+      headers: { ...ctx.brokerAuth, "ngsild-tenant": String(workspace.contextBrokerTenant) },
+    });
+    expect(viaNgsi.status).toBe(204);
+    text = await events.until((t) => deletedEvents(t).length === 2);
+    expect(Date.now() - written).toBeLessThan(1_000);
+    expect(deletedEvents(text)[1]).toMatchObject({ id: ids[1] });
+    clearTimeout(giveUp);
     stop.abort();
   });
 

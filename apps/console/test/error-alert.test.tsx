@@ -39,6 +39,34 @@ describe("error alert", () => {
     expect(retry).toHaveBeenCalledOnce();
   });
 
+  it("folds a create's 409 under its readable sentence, in English and French, instead of a tree above the form", async () => {
+    const detail = "A context broker is already named “Orion (.*+?|\\)”: choose another name.";
+    const conflict = new ApiError(409, {
+      type: "https://orrery.dev/problems/record.nameTaken",
+      title: "Conflict",
+      status: 409,
+      detail,
+      code: "record.nameTaken",
+      params: { kind: "context-brokers", name: "Orion (.*+?|\\)" },
+    });
+    const { unmount } = render(<ErrorAlert error={conflict} />);
+    const sentence = screen.getByText(detail, { selector: "p" });
+    const answer = screen.getByText("The server's answer").closest("details")!;
+    expect(answer).not.toHaveAttribute("open");
+    // The sentence comes first, the folded answer after it.
+    expect(sentence.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    unmount();
+    await i18n.changeLanguage("fr");
+    try {
+      render(<ErrorAlert error={conflict} />);
+      expect(screen.getByText("Réponse du serveur", { exact: false }).closest("details")).not.toHaveAttribute(
+        "open",
+      );
+    } finally {
+      await i18n.changeLanguage("en");
+    }
+  });
+
   it("counts the items of the tree in French", async () => {
     await i18n.changeLanguage("fr");
     render(

@@ -1,7 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { odrlOf } from "@orrery/model/odrl";
+import i18n from "i18next";
+import { Toasts } from "../src/app/Toasts.tsx";
 import PoliciesScreen from "../src/fdsc/PoliciesScreen.tsx";
+import { policyTitle } from "../src/fdsc/PolicyStatement.tsx";
 import { currentPath, field, mockApi, renderAt, sent } from "./support.tsx";
 
 // The ODRL policies of a workspace in FDSC mode: read as statements, built with the guided builder
@@ -46,7 +49,10 @@ describe("ODRL policies screens", () => {
       "/workspace/:workspaceId/odrl-policies",
       <PoliciesScreen action="index" />,
     );
-    const row = (await screen.findByRole("link", { name: "urn:orrery:policy:operators" })).closest("tr")!;
+    // Titled by what it allows, not by its urn:orrery:policy:… uid.
+    const row = (
+      await screen.findByRole("link", { name: "OPERATOR: read, modify entities of type K8SCluster" })
+    ).closest("tr")!;
     expect(
       within(row)
         .getAllByRole("listitem")
@@ -62,6 +68,10 @@ describe("ODRL policies screens", () => {
       <PoliciesScreen action="show" />,
     );
     const rego = await screen.findByTestId("policy-rego");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(
+      "OPERATOR: read, modify entities of type K8SCluster",
+    );
+    expect(screen.queryByRole("heading", { name: /urn:orrery:policy/ })).toBeNull();
     expect(rego.closest("details")).not.toHaveAttribute("open");
     expect(rego.textContent).toContain("package policy.abcdefghij");
   });
@@ -105,6 +115,50 @@ describe("ODRL policies screens", () => {
     expect(written.odrl["odrl:permission"][0]["odrl:target"]["odrl:refinement"][0]["odrl:rightOperand"]).toBe(
       "K8SCluster",
     );
+  });
+
+  it("titles a saved policy by its role, action and target in the toast, in French, and counts its other permissions", async () => {
+    await i18n.changeLanguage("fr");
+    try {
+      const mixed = {
+        ...policy,
+        odrl: {
+          ...readOperators,
+          "odrl:permission": [
+            ...(readOperators["odrl:permission"] as object[]),
+            ...(odrlOf({
+              uid: "urn:orrery:policy:x",
+              assignee: { kind: "any" },
+              actions: ["odrl:delete"],
+              target: { kind: "entity", entityId: "urn:ngsi-ld:K8SCluster:(.*+?|\\)" },
+              constraints: [],
+            })["odrl:permission"] as object[]),
+          ],
+        },
+      };
+      mockApi({
+        ...common,
+        [`GET ${base}/abcdefghij`]: { body: mixed },
+        [`PUT ${base}/abcdefghij`]: { body: mixed },
+      });
+      const { user } = renderAt(
+        `${url}/abcdefghij/edit`,
+        // The show page it goes to after saving keeps the same element, and so its toasts.
+        "/workspace/:workspaceId/odrl-policies/:policyId/*",
+        <>
+          <PoliciesScreen action="edit" />
+          <Toasts />
+        </>,
+      );
+      const title = "OPERATOR\u00a0: lire, modifier les entités de type K8SCluster, et 1 de plus";
+      expect(policyTitle(i18n.t, mixed)).toBe(title);
+      await user.click(await screen.findByRole("button", { name: "Enregistrer" }));
+      const toast = await screen.findByText(/^Enregistrée.*politique ODRL/);
+      expect(toast.textContent).toContain(title);
+      expect(toast).not.toHaveTextContent("urn:orrery:policy");
+    } finally {
+      await i18n.changeLanguage("en");
+    }
   });
 
   it("says what a guided policy lacks, and keeps a policy the builder cannot show in JSON", async () => {

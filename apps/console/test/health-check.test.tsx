@@ -2,6 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { contextBrokers, identityManagerGrants } from "@orrery/model";
 import KindShowPage from "../src/app/KindShowPage.tsx";
+import { CheckConnection } from "../src/health/CheckConnection.tsx";
+import { useSave } from "../src/resources/queries.ts";
 import type { ComponentHealth } from "../src/health/healthApi.ts";
 import i18n from "../src/i18n/index.ts";
 import { allow, mockApi, renderAt, sent } from "./support.tsx";
@@ -63,6 +65,38 @@ describe("Check connection", () => {
     expect(card).toHaveTextContent("Down");
     expect(card).toHaveTextContent("40 ms");
     expect(sent(calls, "POST").map((c) => c.path)).toEqual([path]);
+  });
+
+  it("drops the old address's result once the broker is saved with another address", async () => {
+    let edited = false;
+    mockApi({
+      [`GET ${path}`]: () => ({ body: edited ? never : expired }),
+      [`PUT /context-brokers/${brokerId}`]: (call) => {
+        edited = true;
+        return { body: { ...broker, ...(call.body as object) } };
+      },
+    });
+    function EditAndCheck() {
+      const save = useSave(contextBrokers);
+      return (
+        <>
+          <button
+            onClick={() =>
+              save.mutate({ id: brokerId, body: { ...broker, host: "orion-south.example.org" } })
+            }
+          >
+            Save the new address
+          </button>
+          <CheckConnection kind={contextBrokers.kind} id={brokerId} />
+        </>
+      );
+    }
+    const { user } = renderAt("/context-brokers/x", "/context-brokers/:id", <EditAndCheck />);
+    const card = await screen.findByRole("region", { name: "Connection" });
+    await waitFor(() => expect(card).toHaveTextContent("Its certificate expired on 2026-01-31."));
+    await user.click(screen.getByRole("button", { name: "Save the new address" }));
+    await waitFor(() => expect(card).toHaveTextContent("Not checked yet"));
+    expect(card).not.toHaveTextContent("certificate");
   });
 
   it("shows whether a grant still obtains a token, in French", async () => {

@@ -1,10 +1,22 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import i18n from "i18next";
+import { describe, expect, it, vi } from "vitest";
 import { tickFormats } from "../src/context-data/TemporalChart.tsx";
+import { numericSeries, sortedValues } from "../src/context-data/temporal.ts";
 import { TemporalView } from "../src/context-data/TemporalView.tsx";
 import { routePaths, routeTo } from "../src/routes.ts";
 import { building, modelRoutes, mockContextApi, T, type RawAnswer } from "./context-data-support.tsx";
 import { renderAt, settled } from "./support.tsx";
+
+// jsdom has no canvas: the chart is a stand-in that shows what it was given.
+vi.mock("../src/context-data/TemporalChart.tsx", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  default: ({ series, writtenLabel }: { series: unknown[][]; writtenLabel: string }) => (
+    <div data-testid="temporal-chart" data-written={writtenLabel}>
+      {JSON.stringify(series)}
+    </div>
+  ),
+}));
 
 const servicePath = `/workspace/ws1/temporal-entities/${building.id}/properties/urn:ngsi-ld:Property:temperature/temporal-services/urn:ngsi-ld:TemporalService:ts1`;
 
@@ -61,8 +73,86 @@ describe("temporal view", () => {
     const to = Number(call.query.get("toTime"));
     expect(to - from).toBe(3600);
     expect(Math.abs(to - Date.now() / 1000)).toBeLessThan(120);
-    expect(screen.getByLabelText("To (UTC)")).toHaveValue(new Date(to * 1000).toISOString().slice(0, 16));
+    const shown = Date.parse(`${(screen.getByLabelText("To (UTC)") as HTMLInputElement).value}:00Z`) / 1000;
+    expect(Math.abs(to - shown)).toBeLessThanOrEqual(120);
     expect(screen.getByLabelText("Temporal service")).toHaveDisplayValue("Mintaka");
+  });
+
+  it("shows values written without observedAt at their modifiedAt, marked, in English and French", async () => {
+    const answer = {
+      id: building.id,
+      data: [
+        {
+          type: "Property",
+          value: 20,
+          observedAt: "2025-01-31T10:00:00Z",
+          modifiedAt: "2025-01-31T10:00:01Z",
+        },
+        // A WoT action's writes: the broker's sysAttrs date them.
+        {
+          type: "Property",
+          value: 500,
+          createdAt: "2025-01-31T09:00:00Z",
+          modifiedAt: "2025-01-31T11:05:00Z",
+        },
+        { type: "Property", value: "40", createdAt: "2025-01-31T11:07:00Z" },
+      ],
+    };
+    const { client } = renderView({ body: answer });
+    await settled(client);
+    const table = await screen.findByRole("table", { name: "Values over time" });
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.querySelector("td .font-monospace")!.textContent)).toEqual([
+      "2025-01-31T11:07:00Z",
+      "2025-01-31T11:05:00Z",
+      "2025-01-31T10:00:00Z",
+    ]);
+    expect(rows[1]!.querySelectorAll("td")[1]).toHaveTextContent("500");
+    expect(rows[0]!.querySelectorAll("td")[1]).toHaveTextContent("40");
+    const marks = within(table).getAllByTestId("temporal-written");
+    expect(marks).toHaveLength(2);
+    expect(marks[1]).toHaveAttribute(
+      "title",
+      "No observedAt: placed at the time the broker wrote it (modifiedAt).",
+    );
+    expect(marks[0]).toHaveAttribute(
+      "title",
+      "No observedAt: placed at the time the broker wrote it (createdAt).",
+    );
+    expect(within(rows[2]!).queryByTestId("temporal-written")).toBeNull();
+    // The chart: every number on the line, those without observedAt marked again.
+    const series = [
+      [Date.UTC(2025, 0, 31, 10) / 1000, Date.UTC(2025, 0, 31, 11, 5) / 1000],
+      [20, 500],
+      [null, 500],
+    ];
+    expect(numericSeries(sortedValues(answer))).toEqual(series);
+    const chart = await screen.findByTestId("temporal-chart");
+    expect(chart).toHaveTextContent(JSON.stringify(series));
+    expect(chart).toHaveAttribute("data-written", "written");
+
+    await i18n.changeLanguage("fr");
+    try {
+      expect(await within(table).findAllByText("écrite")).toHaveLength(2);
+      expect(within(table).getAllByTestId("temporal-written")[1]).toHaveAttribute(
+        "title",
+        "Sans observedAt\u00a0: placée à l’heure où le courtier l’a écrite (modifiedAt).",
+      );
+    } finally {
+      await i18n.changeLanguage("en");
+    }
+  });
+
+  it("reads the hour up to now again when a live change comes, so a value written after the page opened is in it", async () => {
+    const { calls, client } = renderView({ body: { data: [] } });
+    await settled(client);
+    const first = calls.filter((c) => c.path === servicePath).at(-1)!;
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await client.invalidateQueries({ queryKey: ["context-data", "ws1", "temporal"] });
+    await settled(client);
+    const again = calls.filter((c) => c.path === servicePath).at(-1)!;
+    expect(Number(again.query.get("toTime"))).toBeGreaterThan(Number(first.query.get("toTime")));
+    expect(Number(again.query.get("toTime"))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
   });
 
   it("asks again for the window typed in, on Apply", async () => {

@@ -82,6 +82,8 @@ describe("the thing description page's tries on an entity", () => {
     await waitFor(() => expect(sent(calls, "POST")).toHaveLength(1));
     expect(sent(calls, "POST")[0]!.body).toEqual({ floors: 70, urgent: true });
     expect(await within(row).findByText(/must be within the capacity \[0, 50\]/)).toBeInTheDocument();
+    // In its table cell the refusal is a sentence: the answer's tree is folded, the row stays low.
+    expect(within(row).getByText("The server's answer").closest("details")).not.toHaveAttribute("open");
   });
 
   it("offers no button the API would refuse", async () => {

@@ -31,7 +31,8 @@ export type Found = "empty" | "null" | "notJson" | "otherJson";
 /** Why a call failed on our side of the wire, for callers that say it in their own words. */
 export type Failure =
   | { kind: "timeout" }
-  | { kind: "unreachable"; cause: string }
+  /** `code`: node's code of the cause (ECONNREFUSED, ERR_SSL_WRONG_VERSION_NUMBER...), for callers that explain it. */
+  | { kind: "unreachable"; cause: string; code?: string }
   | { kind: "unusable"; expected: Expected; found: Found; answered: number }
   | { kind: "unwritable"; cause: string };
 
@@ -145,7 +146,8 @@ export interface TemporalParams {
   timeAt?: string;
   endTimeAt?: string;
   lastN?: number;
-  options?: "temporalValues";
+  /** sysAttrs: each instance with its createdAt and modifiedAt (the time of a value written without observedAt). */
+  options?: "temporalValues" | "sysAttrs";
 }
 
 export type TemporalQuery = Omit<EntityQuery, "options" | "count"> & TemporalParams;
@@ -337,11 +339,12 @@ export class NgsiLdClient {
           { kind: "timeout" },
         );
       const cause = (e as { cause?: Error }).cause?.message ?? e.message;
+      const code = (e as { cause?: { code?: unknown } }).cause?.code;
       throw new NgsiLdError(
         504,
         { title: `The context broker ${this.label} could not be reached (${cause})` },
         this.label,
-        { kind: "unreachable", cause },
+        { kind: "unreachable", cause, ...(typeof code === "string" ? { code } : {}) },
       );
     }
     let body: unknown;

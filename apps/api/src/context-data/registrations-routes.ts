@@ -2,10 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { contextBrokers } from "@orrery/model";
-import { NgsiLdClient } from "@orrery/ngsi-ld";
-import { notFound } from "../problems.ts";
+import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
+import { unreachableReasons } from "../health/probe.ts";
+import { notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { address, viaBroker } from "./broker-access.ts";
+import { address, brokerProblem } from "./broker-access.ts";
 import { ownBrokerBearer } from "../pep/internal.ts";
 import { withoutEmpty } from "./subscriptions-routes.ts";
 
@@ -53,6 +54,32 @@ const registrationInput = z.preprocess(withoutEmpty, registrationFields);
 const registration = z.record(z.string(), z.unknown());
 const tenantQuery = z.object({ tenant: tenant.optional() });
 
+/** How long the explanation of an unreachable broker may look at its certificate. */
+const EXPLAIN_MS = 5_000;
+
+/**
+ * Runs a call to the broker; one that cannot be reached is explained as its connection check
+ * explains it (a broker that does not speak TLS, its certificate's problems, a refused connection),
+ * not in OpenSSL's words; other failures as every broker call says them (broker-access.ts).
+ */
+async function viaBroker<T>(baseUrl: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const failure = err instanceof NgsiLdError ? err.failure : undefined;
+    if (!(err instanceof NgsiLdError) || failure?.kind !== "unreachable" || !failure.code)
+      throw brokerProblem(err);
+    const cause = Object.assign(new Error(failure.cause), { code: failure.code });
+    const [reason, more] = await unreachableReasons({ cause }, baseUrl, EXPLAIN_MS);
+    throw problem(
+      502,
+      more ? "broker.unreachableBecauseBoth" : "broker.unreachableBecause",
+      // Nothing of the client's own text, which is OpenSSL's: the broker never answered.
+      { broker: err.broker, reason: reason!, ...(more ? { more } : {}) },
+    );
+  }
+}
+
 /**
  * A context broker's context source registrations (any implementation: Orion-LD, Scorpio, Stellio
  * and the embedded broker answer /csourceRegistrations), read and written through the broker's
@@ -66,8 +93,9 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
     const row = await records.find(contextBrokers, brokerId);
     if (!row) throw notFound(brokerId);
     const d = row.data;
-    return new NgsiLdClient({
-      baseUrl: address(d),
+    const url = address(d);
+    const broker = new NgsiLdClient({
+      baseUrl: url,
       implementationName: String(d.implementationName),
       label: String(d.name),
       tenant: d.multiTenancyEnabled === true ? tenantName : undefined,
@@ -75,6 +103,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       bearer: ownBrokerBearer(address(d)),
       pageSize: Number(d.paginationMaxLimit) || undefined,
     });
+    return { broker, url };
   };
 
   api.get(
@@ -89,8 +118,8 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       },
     },
     async (request) => {
-      const broker = await client(request.params.id, request.query.tenant);
-      return viaBroker(() => broker.registrations());
+      const { broker, url } = await client(request.params.id, request.query.tenant);
+      return viaBroker(url, () => broker.registrations());
     },
   );
 
@@ -106,8 +135,8 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       },
     },
     async (request, reply) => {
-      const broker = await client(request.params.id, request.query.tenant);
-      const created = await viaBroker(async () =>
+      const { broker, url } = await client(request.params.id, request.query.tenant);
+      const created = await viaBroker(url, async () =>
         broker.getRegistration(await broker.createRegistration(request.body)),
       );
       return reply.code(201).send(created);
@@ -125,8 +154,8 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       },
     },
     async (request, reply) => {
-      const broker = await client(request.params.id, request.query.tenant);
-      await viaBroker(() => broker.deleteRegistration(request.params.registrationId));
+      const { broker, url } = await client(request.params.id, request.query.tenant);
+      await viaBroker(url, () => broker.deleteRegistration(request.params.registrationId));
       return reply.code(204).send();
     },
   );

@@ -67,7 +67,9 @@ export function registerTemporalRoutes(app: FastifyInstance, records: Records, c
               : {};
       const { entity, contentRange } = await viaBroker(async () => {
         const client = await temporalBroker(records, workspace, temporalServiceId, context);
-        return client.temporalEntity(entityId, { attrs: [name], ...timerel });
+        // sysAttrs: a value written without observedAt (a WoT action, an API write) is dated by
+        // its modifiedAt and createdAt, which the console shows in their place.
+        return client.temporalEntity(entityId, { attrs: [name], ...timerel, options: "sysAttrs" });
       });
       const values = entity[name];
       const data = (values === undefined ? [] : [values].flat()) as Array<Record<string, unknown>>;

@@ -55,10 +55,11 @@ export function registerHealthRoutes(
   }
 
   async function check(component: Pick<Component, "kind" | "id">): Promise<StoredHealth> {
+    const startedAt = new Date();
     const row = await records.find(component.kind, component.id);
     if (!row) throw notFound(component.id);
     const result = await checkComponent(records, component.kind, row, timeoutMs);
-    return saveHealth(db, row.id, component.kind.kind, result);
+    return saveHealth(db, row.id, component.kind.kind, result, startedAt);
   }
 
   /** A component and its last result, its reasons written in the reader's language. */

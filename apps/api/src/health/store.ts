@@ -22,30 +22,47 @@ interface HealthRow {
   round_trip_ms: number | null;
   version: string | null;
   checked_at: string | Date | null;
+  /** The component was edited since (its address, its credentials): the result is another's. */
+  outdated?: boolean | null;
 }
 
-const stored = (r: HealthRow): StoredHealth => ({
-  id: r.id,
-  kind: r.kind,
-  state: r.state,
-  // node-postgres parses jsonb, PGlite too; a driver that hands text is read the same.
-  reasons: typeof r.reasons === "string" ? (JSON.parse(r.reasons) as Message[]) : r.reasons,
-  roundTripMs: r.round_trip_ms,
-  version: r.version,
-  checkedAt: r.checked_at === null ? null : new Date(r.checked_at).toISOString(),
-});
+const stored = (r: HealthRow): StoredHealth =>
+  r.outdated
+    ? {
+        id: r.id,
+        kind: r.kind,
+        state: "unchecked",
+        reasons: [],
+        roundTripMs: null,
+        version: null,
+        checkedAt: null,
+      }
+    : {
+        id: r.id,
+        kind: r.kind,
+        state: r.state,
+        // node-postgres parses jsonb, PGlite too; a driver that hands text is read the same.
+        reasons: typeof r.reasons === "string" ? (JSON.parse(r.reasons) as Message[]) : r.reasons,
+        roundTripMs: r.round_trip_ms,
+        version: r.version,
+        checkedAt: r.checked_at === null ? null : new Date(r.checked_at).toISOString(),
+      };
 
-/** Keeps a check's result with the time it was taken. */
+/**
+ * Keeps a check's result with the time it started (`startedAt`, from this process's clock like a
+ * record's updated_at): an edit of the component made while it ran makes it outdated too.
+ */
 export async function saveHealth(
   db: Database,
   id: string,
   kind: string,
   result: CheckResult,
+  startedAt: Date = new Date(),
 ): Promise<StoredHealth> {
   const rows = await db.execute(sql`
     INSERT INTO component_health (id, kind, state, reasons, round_trip_ms, version, checked_at, claimed_at)
     VALUES (${id}, ${kind}, ${result.state}, ${JSON.stringify(result.reasons)}::jsonb,
-            ${result.roundTripMs ?? null}, ${result.version ?? null}, now(), now())
+            ${result.roundTripMs ?? null}, ${result.version ?? null}, ${startedAt.toISOString()}::timestamptz, now())
     ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, reasons = EXCLUDED.reasons,
       round_trip_ms = EXCLUDED.round_trip_ms, version = EXCLUDED.version,
       checked_at = EXCLUDED.checked_at, claimed_at = EXCLUDED.claimed_at
@@ -77,17 +94,23 @@ export async function claimDue(
   return rowsOf<{ id: string; kind: string }>(rows);
 }
 
-/** Every stored result, by component id. */
+/**
+ * Every stored result, by component id. A result taken before the component's last edit (a new
+ * address, other credentials) says nothing of it any more: it reads as unchecked until the next check.
+ */
 export async function healthById(db: Database, ids?: readonly string[]): Promise<Map<string, StoredHealth>> {
   if (ids && !ids.length) return new Map();
-  const rows = await db.execute(
-    ids
-      ? sql`SELECT * FROM component_health WHERE id IN (${sql.join(
-          ids.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql`SELECT * FROM component_health`,
-  );
+  const rows = await db.execute(sql`
+    SELECT h.*, r.updated_at > h.checked_at AS outdated
+    FROM component_health h LEFT JOIN records r ON r.id = h.id
+    ${
+      ids
+        ? sql`WHERE h.id IN (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql``
+    }`);
   return new Map(rowsOf<HealthRow>(rows).map((r) => [r.id, stored(r)]));
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Entity, NgsiLdClient, Subscription } from "@orrery/ngsi-ld";
+import { NgsiLdError, type Entity, type NgsiLdClient, type Subscription } from "@orrery/ngsi-ld";
 import { problem } from "../problems.ts";
 
 /**
@@ -28,6 +28,21 @@ interface Logger {
 
 /** The marker of the broker subscriptions this API owns: their description starts with it. */
 export const LIVE_MARK = "Orrery live channel";
+
+/**
+ * What a watch of whole entities is notified of (NGSI-LD 1.8, 5.2.12 notificationTrigger): the
+ * default (attributes created or updated) misses deletions, so a screen would keep a deleted
+ * entity, or a deleted attribute, until reloaded. A watch of some attributes (a WoT observation)
+ * keeps the default: it only follows values. A broker older than 1.8 that refuses the member
+ * (400) is subscribed again without it (deletions then show at the next refresh).
+ */
+export const ENTITY_TRIGGERS = [
+  "entityCreated",
+  "attributeCreated",
+  "attributeUpdated",
+  "attributeDeleted",
+  "entityDeleted",
+];
 
 /** The path, under the API's address, where brokers deliver a channel's notifications. */
 export const NOTIFY_PATH = "/api/live/notify/";
@@ -261,7 +276,7 @@ export class LiveChannels {
       await this.sweep(watch.workspaceId, client);
       channel.local = (await this.options.ownBroker?.(watch.workspaceId)) ?? false;
       const uri = `${this.notifyBase}${NOTIFY_PATH}${secret}`;
-      await client.createSubscription({
+      const subscription = {
         id: channel.subscriptionId,
         description: `${LIVE_MARK}: ${watch.entityId ?? watch.type}, for the API's listeners (deleted when they leave)`,
         entities: [{ type: watch.type, ...(watch.entityId ? { id: watch.entityId } : {}) }],
@@ -277,7 +292,16 @@ export class LiveChannels {
               },
         },
         expiresAt: this.expiry(),
-      });
+      };
+      if (watch.attributes?.length) await client.createSubscription(subscription);
+      else
+        await client
+          .createSubscription({ ...subscription, notificationTrigger: ENTITY_TRIGGERS })
+          .catch((err: unknown) => {
+            if (!(err instanceof NgsiLdError) || err.status !== 400) throw err;
+            this.log.debug({ err }, "the broker refuses notificationTrigger: live deletions show at refresh");
+            return client.createSubscription(subscription);
+          });
       channel.renewal = setInterval(() => void this.renew(channel), this.options.lifetimeMs / 2).unref();
       channel.check = setInterval(
         () => void this.checkDelivery(channel),

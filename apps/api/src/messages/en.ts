@@ -79,6 +79,9 @@ export const en = {
   // A context broker (or Mintaka) that failed, by its name.
   "broker.timeout": "The context broker {broker} did not answer in time.",
   "broker.unreachable": "The context broker {broker} could not be reached ({cause}).",
+  // The same, explained as its connection check explains it (health/probe.ts): reason, and more.
+  "broker.unreachableBecause": "The context broker {broker} could not be reached. {reason}",
+  "broker.unreachableBecauseBoth": "The context broker {broker} could not be reached. {reason} {more}",
   "broker.unusable": "The context broker {broker} answered {answered} with {found} where {expected} was due.",
   "broker.found.empty": "an empty body",
   "broker.found.null": "null",

@@ -78,6 +78,8 @@ export const fr: Record<MessageCode, string> = {
 
   "broker.timeout": "Le broker de contexte {broker} n’a pas répondu à temps.",
   "broker.unreachable": "Le broker de contexte {broker} est injoignable ({cause}).",
+  "broker.unreachableBecause": "Le broker de contexte {broker} est injoignable. {reason}",
+  "broker.unreachableBecauseBoth": "Le broker de contexte {broker} est injoignable. {reason} {more}",
   "broker.unusable":
     "Le broker de contexte {broker} a répondu {answered} avec {found} là où {expected} était attendu.",
   "broker.found.empty": "un corps vide",

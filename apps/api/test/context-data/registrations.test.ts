@@ -148,4 +148,21 @@ describe(`a broker's registrations through the API (${driver})`, () => {
     expect(r.status).toBe(502);
     expect(r.body.detail).toContain("Nowhere broker");
   });
+
+  it("explains a broker registered as https that speaks plain HTTP as its connection check does, in English and French", async () => {
+    const port = Number(new URL(base).port);
+    const broker = await brokerRecord("orion-ld", { scheme: "https", name: "Plain broker (.*+?|\\)" });
+    const path = `/api/context-brokers/${broker.id}/registrations`;
+    const en = await api("GET", path);
+    expect(en.status).toBe(502);
+    expect(en.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(en.body.detail).toBe(
+      `The context broker Plain broker (.*+?|\\) could not be reached. It does not speak TLS at 127.0.0.1:${port}: is its scheme http rather than https?`,
+    );
+    expect(JSON.stringify(en.body)).not.toMatch(/SSL routines|wrong version number|ssl3_get_record/i);
+    const fr = await api("GET", path, undefined, { "accept-language": "fr" });
+    expect(fr.body.detail).toBe(
+      `Le broker de contexte Plain broker (.*+?|\\) est injoignable. Il ne parle pas TLS à 127.0.0.1:${port}\u00a0: son schéma serait-il http plutôt que https\u00a0?`,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listen } from "../../../../test/fakes/http.ts";
+import { workspaceBroker, workspaceContextUrl } from "../../src/context-data/broker-access.ts";
 import { driver } from "../support/harness.ts";
 import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
 
@@ -44,6 +45,39 @@ describe(`temporal history through the API, from the embedded broker's temporal 
 
     const all = await ctx.api("GET", base);
     expect(all.body.data.map((d: { value: number }) => d.value).sort()).toEqual([10, 11, 12, 13]);
+  });
+
+  it("answers values written without observedAt (as a WoT action writes) with their modifiedAt and createdAt", async () => {
+    const ws = await ctx.another();
+    const id = "urn:ngsi-ld:Building:undated";
+    // As a WoT action writes: straight to the broker, without observedAt.
+    const row = await ctx.t.records.requireWorkspace(ws.workspace.id);
+    const client = await workspaceBroker(ctx.t.records, row, {
+      context: workspaceContextUrl(ctx.t.config, row),
+    });
+    const before = Date.now();
+    await client.createEntity({ id, type: "Building", temperature: { type: "Property", value: 10 } });
+    for (const value of [500, 40])
+      await client.updateAttribute(id, "temperature", { type: "Property", value });
+    const property = ws.properties["Building.temperature"]!;
+    const base = `${ws.path}/temporal-entities/${encodeURIComponent(id)}/properties/${property}/temporal-services/${ws.temporalServiceId}`;
+    const res = await ctx.api(
+      "GET",
+      `${base}?fromTime=${unix(new Date(Date.now() - 3600_000).toISOString())}&toTime=${unix(new Date().toISOString()) + 1}`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const data = res.body.data as Array<{
+      value: number;
+      observedAt?: string;
+      modifiedAt?: string;
+      createdAt?: string;
+    }>;
+    expect(data.map((d) => d.value).sort((a, b) => a - b)).toEqual([10, 40, 500]);
+    for (const d of data) {
+      expect(d.observedAt).toBeUndefined();
+      expect(Date.parse(String(d.modifiedAt))).toBeGreaterThanOrEqual(before - 1_000);
+      expect(Date.parse(String(d.createdAt))).not.toBeNaN();
+    }
   });
 
   it("answers 404 for a temporal service the workspace does not use, and an empty history for a quiet attribute", async () => {

@@ -25,17 +25,23 @@ export function tickFormats(language: string) {
   };
 }
 
-/** A line chart of numeric values over time (uPlot; loaded with the temporal view's chart only). */
+/**
+ * A line chart of numeric values over time (uPlot; loaded with the temporal view's chart only).
+ * The values that have no observedAt (placed at the time the broker wrote them: the third row of
+ * `series`) are drawn again as hollow orange points, named by `writtenLabel`.
+ */
 export default function TemporalChart({
   series,
   label,
   valueLabel,
+  writtenLabel,
   timeLabel,
   language,
 }: {
-  series: [number[], number[]];
+  series: [number[], number[], Array<number | null>];
   label: string;
   valueLabel: string;
+  writtenLabel: string;
   timeLabel: string;
   language: string;
 }) {
@@ -45,6 +51,7 @@ export default function TemporalChart({
     if (!element) return;
     const width = Math.max(300, element.clientWidth || 600);
     const formats = tickFormats(language);
+    const written = series[2].some((v) => v !== null);
     const plot = new uPlot(
       {
         width,
@@ -55,13 +62,24 @@ export default function TemporalChart({
         series: [
           {},
           { label: valueLabel, stroke: "#0d6efd", width: 2, points: { show: series[0].length < 200 } },
+          ...(written
+            ? [
+                {
+                  label: writtenLabel,
+                  stroke: "#d63384",
+                  width: 0,
+                  paths: () => null,
+                  points: { show: true, size: 9, width: 2, stroke: "#fd7e14", fill: "#fff" },
+                },
+              ]
+            : []),
         ],
         axes: [
           { label: timeLabel, values: (_u, splits) => formats.times(splits) },
           { label: valueLabel, values: (_u, splits) => formats.numbers(splits) },
         ],
       },
-      series,
+      written ? series : [series[0], series[1]],
       element,
     );
     const resize = new ResizeObserver(() =>
@@ -72,6 +90,6 @@ export default function TemporalChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [series, valueLabel, timeLabel, language]);
+  }, [series, valueLabel, writtenLabel, timeLabel, language]);
   return <div ref={host} role="img" aria-label={label} data-testid="temporal-chart" />;
 }

@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../api.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import type { Instance } from "./entityModel.ts";
+import { timeOf } from "./temporal.ts";
 import { historyWrites, utcSecondsInput, valueText, type HistoryRow } from "./temporalWrites.ts";
 
 /** The API's message for one field of a refused value (time, value or unit), if it named it. */
@@ -30,7 +31,7 @@ export function TemporalInstanceDialog(props: {
   const { t } = useTranslation();
   const editing = props.instance;
   const initial = {
-    time: utcSecondsInput(editing?.observedAt ?? new Date().toISOString()),
+    time: utcSecondsInput((editing && timeOf(editing)?.at) ?? new Date().toISOString()),
     value: valueText(editing?.value ?? editing?.object),
     unit: typeof editing?.unitCode === "string" ? editing.unitCode : "",
   };

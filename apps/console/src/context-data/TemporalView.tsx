@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from "react";
-import { Alert, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
+import { Alert, Badge, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -18,6 +18,7 @@ import {
   lastHour,
   numericSeries,
   sortedValues,
+  timeOf,
   subPropertyNames,
   utcSeconds,
   type TemporalAnswer,
@@ -50,24 +51,31 @@ export function TemporalView() {
   const [service, setService] = useState("");
   const [range, setRange] = useState(lastHour);
   // The window the table shows: the default one until Apply (typing in the inputs does not refetch).
-  const [applied, setApplied] = useState<{ service?: string; from: number; to: number }>(() => ({
-    from: utcSeconds(range.from),
-    to: utcSeconds(range.to),
-  }));
+  // The default one follows the clock: each read (live changes read again) is of the hour up to
+  // then, so a value written after the page opened is in it.
+  const [applied, setApplied] = useState<{
+    service?: string;
+    from: number;
+    to: number;
+    following?: boolean;
+  }>(() => ({ from: utcSeconds(range.from), to: utcSeconds(range.to), following: true }));
   const chosenService = service || serviceIds[0] || "";
   const appliedService = applied.service ?? serviceIds[0];
   const current = appliedService ? { ...applied, service: appliedService } : null;
   const history = useQuery({
     queryKey: ["context-data", workspaceId, "temporal", entityId, propertyId, current],
-    queryFn: () =>
-      get<TemporalAnswer>(
+    queryFn: () => {
+      const now = Math.ceil(Date.now() / 1000);
+      const window = current!.following ? { from: now - 3600, to: now } : current!;
+      return get<TemporalAnswer>(
         `/workspace/${workspaceId}/temporal-entities/${encodeURIComponent(entityId)}/properties/${encodeURIComponent(
           propertyId,
         )}/temporal-services/${encodeURIComponent(current!.service)}?${new URLSearchParams({
-          fromTime: String(current!.from),
-          toTime: String(current!.to),
+          fromTime: String(window.from),
+          toTime: String(window.to),
         })}`,
-      ),
+      );
+    },
     enabled: !!current && !!property,
   });
   const values = useMemo(() => sortedValues(history.data), [history.data]);
@@ -205,6 +213,7 @@ export function TemporalView() {
                       series={series}
                       label={t("temporal.chart", { name: property.name })}
                       valueLabel={property.name}
+                      writtenLabel={t("temporal.written")}
                       timeLabel={t("temporal.timeUtc")}
                       language={i18n.language}
                     />
@@ -236,8 +245,10 @@ export function TemporalView() {
                     </thead>
                     <tbody>
                       {values.map((value, i) => (
-                        <tr key={`${value.observedAt}-${value.datasetId ?? ""}-${i}`}>
-                          <td className="text-nowrap font-monospace">{value.observedAt ?? ""}</td>
+                        <tr key={`${timeOf(value)?.at}-${value.datasetId ?? ""}-${i}`}>
+                          <td className="text-nowrap">
+                            <TimeCell value={value} />
+                          </td>
                           <td>
                             {value.value !== undefined && (
                               <InstanceValue instance={{ ...value, type: "Property" }} />
@@ -257,7 +268,7 @@ export function TemporalView() {
                                     variant="link"
                                     size="sm"
                                     className="py-0"
-                                    aria-label={t("temporal.correct", { time: value.observedAt })}
+                                    aria-label={t("temporal.correct", { time: timeOf(value)?.at })}
                                     onClick={() => setEditing(value)}
                                   >
                                     {t("common.edit")}
@@ -266,7 +277,7 @@ export function TemporalView() {
                                     variant="link"
                                     size="sm"
                                     className="py-0 text-danger"
-                                    aria-label={t("temporal.delete", { time: value.observedAt })}
+                                    aria-label={t("temporal.delete", { time: timeOf(value)?.at })}
                                     onClick={() => {
                                       setDeleting(value);
                                       deletion.ask();
@@ -310,7 +321,7 @@ export function TemporalView() {
         )}
       </Suspense>
       {deletion.dialogs({
-        confirm: t("temporal.deleteConfirm", { time: deleting?.observedAt ?? "" }),
+        confirm: t("temporal.deleteConfirm", { time: (deleting && timeOf(deleting)?.at) ?? "" }),
         failed: t("temporal.deleteFailed"),
         detail: remove.error ? String((remove.error as Error).message ?? "") : undefined,
       })}
@@ -319,3 +330,27 @@ export function TemporalView() {
 }
 
 export default TemporalView;
+
+/** A value's time; one without observedAt is marked as the time the broker wrote it. */
+function TimeCell({ value }: { value: Instance }) {
+  const { t } = useTranslation();
+  const time = timeOf(value);
+  if (!time) return null;
+  return (
+    <>
+      <span className="font-monospace">{time.at}</span>
+      {time.source !== "observedAt" && (
+        <Badge
+          bg="warning"
+          text="dark"
+          className="ms-1"
+          title={t("temporal.writtenHint", { source: time.source })}
+          data-testid="temporal-written"
+        >
+          {t("temporal.written")}
+          <span className="visually-hidden"> ({t("temporal.writtenHint", { source: time.source })})</span>
+        </Badge>
+      )}
+    </>
+  );
+}

@@ -8,7 +8,8 @@ import { JsonTree } from "./JsonTree.tsx";
  * The spec's error alert: heading, the error title if any, then the reason as a sentence (the
  * problem's detail, or what the user can do about the status), then the details as a JSON tree
  * expanded to depth 10. A read that failed (a peer that is down) may fold the tree and offer to
- * try again: the sentence says it all, and the panel stays as small as its content.
+ * try again: the sentence says it all, and the panel stays as small as its content. A 409 with a
+ * sentence (a create refused for a taken name) is folded likewise, as the delete's blockers are.
  */
 export function ErrorAlert({
   error,
@@ -27,6 +28,8 @@ export function ErrorAlert({
   const reason = error instanceof ApiError ? explain(error, t) : body.detail;
   const blockers =
     Array.isArray(body.referrers) && body.referrers.length > 0 ? (body.referrers as Blocker[]) : [];
+  // A conflict (a name taken, a stale copy) is said by its sentence: the answer behind it is folded.
+  const conflict = error instanceof ApiError && error.status === 409 && !!reason;
   return (
     <Alert variant="danger" className={`text-break ${className ?? ""}`.trim()} data-testid="error-alert">
       <Alert.Heading as="h2" className="h6 text-uppercase">
@@ -40,7 +43,7 @@ export function ErrorAlert({
         reason && <p className="mb-2">{reason}</p>
       )}
       {blockers.length > 0 && <Blockers blockers={blockers} />}
-      {blockers.length > 0 || folded ? (
+      {blockers.length > 0 || folded || conflict ? (
         <details>
           <summary className="small">{t("errors.answer")}</summary>
           <JsonTree value={body as object} />

@@ -9,7 +9,7 @@ import { useItem } from "../resources/queries.ts";
 import { routeTo } from "../routes.ts";
 import { FormCard, ListCard, QueryBody, ShowCard } from "./FdscPages.tsx";
 import { PolicyEditor } from "./PolicyEditor.tsx";
-import { PolicyStatement } from "./PolicyStatement.tsx";
+import { policyTitle, PolicyStatement } from "./PolicyStatement.tsx";
 import { policiesPath, useDeletePolicy, usePolicies, usePolicy, useSavePolicy } from "./policyQueries.ts";
 import "texts:fdsc";
 
@@ -46,7 +46,7 @@ function PolicyList({ workspaceId }: { workspaceId: string }) {
       responsive
       head={
         <>
-          <th>{t("fdsc.policies.uid")}</th>
+          <th>{t("fdsc.policies.policy")}</th>
           <th>{t("fdsc.policies.statement")}</th>
           <th>{t("fdsc.policies.id")}</th>
         </>
@@ -54,7 +54,9 @@ function PolicyList({ workspaceId }: { workspaceId: string }) {
       row={(p) => (
         <tr key={p.id}>
           <td className="text-break">
-            <Link to={routeTo("odrlPolicies.show", { workspaceId, policyId: p.id })}>{p.uid || p.id}</Link>
+            <Link to={routeTo("odrlPolicies.show", { workspaceId, policyId: p.id })}>
+              {policyTitle(t, p)}
+            </Link>
           </td>
           <td className="small">
             <PolicyStatement odrl={p.odrl} />
@@ -76,7 +78,7 @@ function PolicyShow({ workspaceId, policyId }: { workspaceId: string; policyId: 
   const remove = useDeletePolicy(workspaceId);
   const trail = useTrail(workspaceId);
   const path = `${policiesPath(workspaceId)}/${encodeURIComponent(policyId)}`;
-  const label = policy.data?.uid || policyId;
+  const label = policy.data ? policyTitle(t, policy.data) : policyId;
   const deletion = useConfirmedDelete(({ onError }) =>
     remove.mutate(policyId, {
       onSuccess: () => {
@@ -145,7 +147,7 @@ function PolicyForm({ workspaceId, policyId }: { workspaceId: string; policyId?:
   const failure = useFailureDialog();
   const trail = useTrail(workspaceId);
   const editing = !!policyId;
-  const label = policy.data?.uid || policyId || "";
+  const label = policy.data ? policyTitle(t, policy.data) : (policyId ?? "");
   const cancel = editing
     ? routeTo("odrlPolicies.show", { workspaceId, policyId })
     : routeTo("odrlPolicies.index", { workspaceId });
@@ -169,7 +171,7 @@ function PolicyForm({ workspaceId, policyId }: { workspaceId: string; policyId?:
               { id: policyId, odrl },
               {
                 onSuccess: (saved) => {
-                  notify(t("fdsc.policies.saved", { name: saved.uid || saved.id }));
+                  notify(t("fdsc.policies.saved", { name: policyTitle(t, saved) }));
                   navigate(routeTo("odrlPolicies.show", { workspaceId, policyId: saved.id }));
                 },
                 onError: failure.show,

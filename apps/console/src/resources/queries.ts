@@ -4,6 +4,7 @@ import { apiPath, itemPath, type KindDefinition } from "@orrery/model";
 import { call, get } from "../api.ts";
 import { placementOf } from "../routes.ts";
 import { closeWorkspace } from "../workspaces/openWorkspaces.ts";
+import { checkedKinds, healthKeys } from "../health/healthApi.ts";
 
 export interface Item {
   id: string;
@@ -81,6 +82,8 @@ async function afterChange(
     predicate: (q) => !gone(q.queryKey),
   });
   if (kind.scope === "workspace") await client.invalidateQueries({ queryKey: recordKeys.kind("workspaces") });
+  // A component's last connection check was of what it was before (another address): read it again.
+  if (checkedKinds.includes(kind.kind)) await client.invalidateQueries({ queryKey: healthKeys.all });
   // A record listed in its parent's page (a contract detail in its contract's) refreshes the parent too.
   const parent = placementOf(kind).parent;
   if (parent && parent !== "workspaces")

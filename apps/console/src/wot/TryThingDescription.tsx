@@ -53,7 +53,8 @@ function Call({
         )}
         {mutation.isSuccess && outcome && "done" in outcome && t("wot.try.done")}
       </output>
-      <ErrorAlert error={mutation.error} className="mt-2 mb-0" />
+      {/* In a table cell: the sentence, the answer folded, so that the row keeps its height. */}
+      <ErrorAlert error={mutation.error} className="mt-2 mb-0 small" folded />
     </>
   );
 }
