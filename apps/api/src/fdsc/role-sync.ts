@@ -125,6 +125,7 @@ export async function synchronizeRoleInPap(
   }
   await records.patchData(roles, role.id, {
     synchronized: true,
+    changedSinceSynchronization: false,
     synchronizationTime: Math.floor(Date.now() / 1000),
     lastOdrlPolicies: written,
   });

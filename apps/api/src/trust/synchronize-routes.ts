@@ -104,6 +104,7 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
       }
       await records.patchData(roles, id, {
         synchronized: true,
+        changedSinceSynchronization: false,
         synchronizationTime: Math.floor(Date.now() / 1000),
         lastDelegationEvidence: { delegationEvidence: evidence },
       });
