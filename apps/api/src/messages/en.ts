@@ -266,6 +266,8 @@ export const en = {
     "The authorization registry {name} lets only its own party {owner} (or its administrator) write policies, and the grant signs in as {party}: choose a grant of {owner}, with its key and certificate chain.",
   "registry.noPolicy":
     "The authorization registry {name} knows no policy for the access subject {subject} (404).",
+  "registry.previousStepsOutside":
+    "belongs inside delegationRequest, as iSHARE and Keyrock take it (next to its target and policySets): move it there",
   "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":

@@ -276,6 +276,8 @@ export const fr: Record<MessageCode, string> = {
     "Le registre d’autorisations {name} ne laisse écrire des politiques qu’à sa propre partie {owner} (ou à son administrateur), et l’accès se connecte en tant que {party} : choisissez un accès de {owner}, avec sa clé et sa chaîne de certificats.",
   "registry.noPolicy":
     "Le registre d’autorisations {name} ne connaît aucune politique pour le sujet d’accès {subject} (404).",
+  "registry.previousStepsOutside":
+    "va dans delegationRequest, comme iSHARE et Keyrock l’attendent (à côté de target et policySets) : déplacez-le",
   "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
