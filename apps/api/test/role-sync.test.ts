@@ -458,6 +458,35 @@ describe(`a synchronised role whose policy changes (${driver})`, () => {
     expect(await state(roleId)).toEqual(fresh);
   });
 
+  it("is not called synchronised when an access is added while it is being synchronised", async () => {
+    const roleId = await roleWithAccess("Night picker", "Night_picker");
+    await useRegistry(ids.keyrock, ids.owner);
+    const type = await ok("POST", `${path}/types`, { name: "Tote" });
+    const get = (await ok("GET", "/api/data-actions")).find((a: { name: string }) => a.name === "GET");
+    const totes = await ok("POST", `${path}/data-services`, {
+      hasEntityType: type.id,
+      hasDataActions: [get.id],
+    });
+    // The access is added as the registry takes the policy, before the synchronisation has its proof.
+    const set = registry.policies.set.bind(registry.policies);
+    let added: Promise<unknown> | undefined;
+    registry.policies.set = (key, evidence) => {
+      added ??= ok("POST", `${path}/data-service-accesses`, { hasRole: roleId, hasDataService: totes.id });
+      return set(key, evidence);
+    };
+    try {
+      const synced = await sync(roleId, "Permit");
+      await added;
+      if (synced.status !== 200) {
+        expect(synced.status).toBe(409);
+        expect(synced.body.code).toBe("roles.changedDuringSynchronization");
+      }
+    } finally {
+      registry.policies.set = set;
+    }
+    expect((await state(roleId)).synchronized).toBe(false);
+  });
+
   it("is unsynchronised by its dates, roleName or data service provider", async () => {
     const roleId = await roleWithAccess("Forklift driver", "Forklift_driver");
     await useRegistry(ids.keyrock, ids.owner);

@@ -277,6 +277,8 @@ export const en = {
   "roles.noAccesses": "The role {role} has no data service access: give it one before synchronising it.",
   "roles.notProven":
     "The authorization registry {name} took the policy of {subject}, but its delegation evidence does not answer {effect} for every data action: the role is not synchronised.",
+  "roles.changedDuringSynchronization":
+    "The role changed while it was being synchronised (an access, its data service, its dates or its roleName): it is not synchronised; synchronise it again.",
   "roleSync.writing": "Writing the policy of '{subject}' to the authorization registry {name}…",
   "roleSync.asking": "Asking {name} for the delegation evidence of '{subject}'…",
   "roleSync.answered": "✔ {action} on {type}: {effect}",

@@ -288,6 +288,8 @@ export const fr: Record<MessageCode, string> = {
     "Le rôle {role} n’a aucun accès à un service de données : donnez-lui en un avant de le synchroniser.",
   "roles.notProven":
     "Le registre d’autorisations {name} a pris la politique de {subject}, mais sa preuve de délégation ne répond pas {effect} pour chaque action de données : le rôle n’est pas synchronisé.",
+  "roles.changedDuringSynchronization":
+    "Le rôle a changé pendant sa synchronisation (un accès, son service de données, ses dates ou son roleName) : il n’est pas synchronisé ; synchronisez-le à nouveau.",
   "roleSync.writing": "Écriture de la politique de « {subject} » dans le registre d’autorisations {name}…",
   "roleSync.asking": "Demande à {name} de la preuve de délégation de « {subject} »…",
   "roleSync.answered": "✔ {action} sur {type} : {effect}",

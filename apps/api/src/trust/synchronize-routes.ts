@@ -58,6 +58,7 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         return synchronizeRoleInPap(records, workspaceId, role, effect, language);
       const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace.data;
       if (!registryId || !grantId) throw problem(400, "roles.noRegistry");
+      const before = await policyInputsOf(records, workspaceId, id);
       const accesses = (await accessesOfRole(records, workspaceId, id))
         // A registry refuses a policy without actions (iSHARE asks at least one).
         .filter((access) => access.actions.length > 0);
@@ -102,6 +103,7 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         await records.patchData(roles, id, { synchronized: false });
         throw problem(502, "roles.notProven", { name: registry.name, subject, effect }, { details: lines });
       }
+      await unchangedSince(records, workspaceId, id, before);
       await records.patchData(roles, id, {
         synchronized: true,
         changedSinceSynchronization: false,
@@ -204,6 +206,38 @@ export async function accessesOfRole(
         },
       ];
     });
+}
+
+/**
+ * What a role's policy is made of now (its access subject, dates, provider, credential type and
+ * accesses), to tell whether it changed while a synchronisation was talking to the peer.
+ */
+export async function policyInputsOf(records: Records, workspaceId: string, id: string): Promise<string> {
+  const [role, accesses] = await Promise.all([
+    records.find(roles, id, workspaceId),
+    accessesOfRole(records, workspaceId, id),
+  ]);
+  const { roleName, notBefore, notOnOrAfter, dataServiceProviderId, verifiableCredentialType } =
+    role?.data ?? {};
+  return JSON.stringify([
+    roleName,
+    notBefore,
+    notOnOrAfter,
+    dataServiceProviderId,
+    verifiableCredentialType,
+    accesses.map((a) => [a.accessId, a.type, [...a.actions].sort()]).sort(),
+  ]);
+}
+
+/**
+ * Refuses to call a role synchronised when its policy changed during the synchronisation (an
+ * access added meanwhile would otherwise be called synchronised, its edit's reset overwritten).
+ */
+export async function unchangedSince(records: Records, workspaceId: string, id: string, before: string) {
+  if ((await policyInputsOf(records, workspaceId, id)) !== before) {
+    await records.patchData(roles, id, { synchronized: false });
+    throw problem(409, "roles.changedDuringSynchronization");
+  }
 }
 
 /** A JSON call to a trusted issuers list; its status and body, or a 502 problem when it cannot be reached. */
