@@ -4,7 +4,7 @@ import { odrlActionOfMethod, odrlOf, statementsOf } from "@orrery/model/odrl";
 import { say, type Language, type MessageCode, type Params } from "../messages/say.ts";
 import { problem } from "../problems.ts";
 import { toItem, type Records } from "../resources/records.ts";
-import { accessesOfRole, policyInputsOf, unchangedSince } from "../trust/synchronize-routes.ts";
+import { accessesOfRole, policyInputs, unchangedSince } from "../trust/synchronize-routes.ts";
 import { call, refused } from "./peer.ts";
 import { deletePolicy, papOf, policyPath, readPolicy, writePolicy, type Policy } from "./pap.ts";
 
@@ -53,8 +53,8 @@ export async function synchronizeRoleInPap(
   const line = (code: MessageCode, params: Params) => lines.push(say(language, code, params));
   const at = await papOf(records, workspaceId);
   const workspace = await records.requireWorkspace(workspaceId);
-  const before = await policyInputsOf(records, workspaceId, role.id);
   const accesses = await accessesOfRole(records, workspaceId, role.id);
+  const before = policyInputs(role.data, accesses);
   if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
   const roleName = String(role.data.roleName);
   const credentialType = String(role.data.verifiableCredentialType);

@@ -58,8 +58,9 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         return synchronizeRoleInPap(records, workspaceId, role, effect, language);
       const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace.data;
       if (!registryId || !grantId) throw problem(400, "roles.noRegistry");
-      const before = await policyInputsOf(records, workspaceId, id);
-      const accesses = (await accessesOfRole(records, workspaceId, id))
+      const all = await accessesOfRole(records, workspaceId, id);
+      const before = policyInputs(role.data, all);
+      const accesses = all
         // A registry refuses a policy without actions (iSHARE asks at least one).
         .filter((access) => access.actions.length > 0);
       if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
@@ -209,16 +210,14 @@ export async function accessesOfRole(
 }
 
 /**
- * What a role's policy is made of now (its access subject, dates, provider, credential type and
+ * What a role's policy is made of (its access subject, dates, provider, credential type and
  * accesses), to tell whether it changed while a synchronisation was talking to the peer.
  */
-export async function policyInputsOf(records: Records, workspaceId: string, id: string): Promise<string> {
-  const [role, accesses] = await Promise.all([
-    records.find(roles, id, workspaceId),
-    accessesOfRole(records, workspaceId, id),
-  ]);
-  const { roleName, notBefore, notOnOrAfter, dataServiceProviderId, verifiableCredentialType } =
-    role?.data ?? {};
+export function policyInputs(
+  role: Record<string, unknown>,
+  accesses: Array<RoleAccess & { accessId: string }>,
+) {
+  const { roleName, notBefore, notOnOrAfter, dataServiceProviderId, verifiableCredentialType } = role;
   return JSON.stringify([
     roleName,
     notBefore,
@@ -234,7 +233,11 @@ export async function policyInputsOf(records: Records, workspaceId: string, id: 
  * access added meanwhile would otherwise be called synchronised, its edit's reset overwritten).
  */
 export async function unchangedSince(records: Records, workspaceId: string, id: string, before: string) {
-  if ((await policyInputsOf(records, workspaceId, id)) !== before) {
+  const [role, accesses] = await Promise.all([
+    records.find(roles, id, workspaceId),
+    accessesOfRole(records, workspaceId, id),
+  ]);
+  if (policyInputs(role?.data ?? {}, accesses) !== before) {
     await records.patchData(roles, id, { synchronized: false });
     throw problem(409, "roles.changedDuringSynchronization");
   }
