@@ -22,7 +22,8 @@ import { opaque } from "./pkce.ts";
  *   "deprecated" in Keyrock's routes, and the fake notes each use of it.
  * - the organisations' roles in the application (`role_organization` "member", never in the
  *   application's user list), and an organisation and its members, readable only by an owner of
- *   the organisation (403 "User not allow to perform the action" otherwise, administrators too).
+ *   the organisation (403 "User not allow to perform the action" otherwise, administrators too),
+ *   and the account's own organisations (GET /v1/organizations, members' too, with their names).
  */
 
 export interface KeyrockPermission {
@@ -60,6 +61,11 @@ export interface KeyrockOrganization {
   roles: string[];
   /** Whether the management account owns the organisation, which alone lets it read it (default true). */
   ownedByAdmin?: boolean;
+  /**
+   * Whether the management account is a plain member of an organisation it does not own: Keyrock
+   * then lists it (with its name) in GET /v1/organizations, but still refuses to read it.
+   */
+  adminIsMember?: boolean;
 }
 
 export interface FakeKeyrockOptions {
@@ -510,6 +516,25 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
     return sendJson(res, 200, { role_organization_assignments: list });
   }
 
+  /**
+   * GET /v1/organizations: the organisations the account belongs to, as owner or member, each as
+   * Keyrock's Sequelize include names it (`Organization`); 404 when none.
+   */
+  function ownOrganizations(res: ServerResponse) {
+    const list = organizations.flatMap((o) =>
+      o.ownedByAdmin !== false || o.adminIsMember
+        ? [
+            {
+              role: o.ownedByAdmin !== false ? "owner" : "member",
+              Organization: { id: o.id, name: o.name, description: "", image: "default", website: null },
+            },
+          ]
+        : [],
+    );
+    if (!list.length) return apiError(res, 404, "Organizations not found", "Not Found");
+    return sendJson(res, 200, { organizations: list });
+  }
+
   /** GET /v1/organizations/{org} and its /users: for the organisation's owners only. */
   function organization(res: ServerResponse, organizationId: string, members: boolean) {
     const found = organizations.find((o) => o.id === organizationId);
@@ -591,6 +616,10 @@ export async function startFakeKeyrock(options: FakeKeyrockOptions): Promise<Fak
       /^\/v1\/applications\/[^/]+\/(users|roles)\/[^/]+\/(roles|permissions)\/[^/]+$/.test(path)
     )
       deprecatedCalls.push(`${method} ${path}`);
+    if (path === "/v1/organizations" && method === "GET") {
+      if (management(req, res)) ownOrganizations(res);
+      return true;
+    }
     const organizationPath = path.match(/^\/v1\/organizations\/([^/]+)(\/users)?$/);
     if (organizationPath && method === "GET") {
       if (management(req, res))

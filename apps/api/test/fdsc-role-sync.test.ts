@@ -148,6 +148,37 @@ describe(`role synchronisation in FDSC mode (${driver})`, () => {
     expect(res.body.details.some((l: string) => l.startsWith("Removed the policy"))).toBe(true);
   });
 
+  it("is unsynchronised by an access added or its credential type changed, and the PAP has the new access after a new synchronisation", async () => {
+    expect((await sync("Permit")).status).toBe(200);
+    const stale = { synchronized: false, changedSinceSynchronization: true };
+    const access = await ok("POST", `${path}/data-service-accesses`, {
+      hasRole: ids.role,
+      hasDataService: ids.nodes,
+    });
+    expect(await ok("GET", `${path}/roles/${ids.role}`)).toMatchObject(stale);
+    const nodeTypes = () =>
+      [...pap.policies.values()].flatMap((p) =>
+        statementsOf(p.odrl).map((s) => (s.target.kind === "entityType" ? s.target.entityType : "")),
+      );
+    expect(nodeTypes()).not.toContain("K8SNode");
+    const again = await sync("Permit");
+    expect(again.body).toMatchObject({ synchronized: true, changedSinceSynchronization: false });
+    expect(nodeTypes()).toContain("K8SNode");
+    // The credential type is the policy's assignee in FDSC mode.
+    const { id: _id, ...fields } = await ok("GET", `${path}/roles/${ids.role}`);
+    const edited = await ok("PUT", `${path}/roles/${ids.role}`, {
+      ...fields,
+      verifiableCredentialType: "ClusterOperatorCredential",
+    });
+    expect(edited).toMatchObject(stale);
+    await ok("DELETE", `${path}/data-service-accesses/${access.id}`);
+    const { id: _same, ...current } = await ok("GET", `${path}/roles/${ids.role}`);
+    await ok("PUT", `${path}/roles/${ids.role}`, {
+      ...current,
+      verifiableCredentialType: "OperatorCredential",
+    });
+  });
+
   it("on Deny removes the role's policies from the PAP (it denies what nothing allows), proven by their absence", async () => {
     const res = await sync("Deny", { "accept-language": "fr" });
     expect(res.status).toBe(200);

@@ -262,6 +262,31 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     expect(gone.body.code).toBe("registry.unreachable");
   });
 
+  it("refuses previous_steps outside the delegation request with a reason, before the registry, and passes it inside", async () => {
+    const outside = await proxy("request-delegation", {
+      ...delegationRequest("EU.EORI.NLORRERY"),
+      previous_steps: ["eyJ.*+?(|\\"],
+    });
+    expect(outside.status).toBe(400);
+    expect(outside.body.errors).toEqual([
+      expect.objectContaining({ path: "previous_steps", code: "registry.previousStepsOutside" }),
+    ]);
+    expect(outside.body.detail).toContain("belongs inside delegationRequest");
+    const french = await ctx.api(
+      "POST",
+      `/api/proxies/authorization-registry/request-delegation?authorizationRegistryId=${ids.registry}&authorizationRegistryGrantId=${ids.owner}`,
+      { ...delegationRequest("EU.EORI.NLORRERY"), previous_steps: [] },
+      { "accept-language": "fr" },
+    );
+    expect(french.body.detail).toContain("va dans delegationRequest");
+    // Inside the request, as iSHARE has it, the registry takes it.
+    const request = delegationRequest("EU.EORI.NLORRERY");
+    const inside = await proxy("request-delegation", {
+      delegationRequest: { ...request.delegationRequest, previous_steps: [] },
+    });
+    expect(inside.status, JSON.stringify(inside.body)).toBe(200);
+  });
+
   it("takes only the iSHARE bodies, and only with permission", async () => {
     expect((await proxy("create-policy", { policy: {} })).status).toBe(400);
     expect((await proxy("request-delegation", evidence())).status).toBe(400);

@@ -327,3 +327,188 @@ describe(`roles from before roleName (${driver})`, () => {
     expect((await role("Night shift 3", { roleName: "Night_shift_2" })).status).toBe(409);
   });
 });
+
+describe(`a synchronised role whose policy changes (${driver})`, () => {
+  /** Asks the registry itself, through the registry tool's proxy, what it answers for a type and action. */
+  async function registryAnswers(roleName: string, type: string, action: string) {
+    const res = await ctx.api(
+      "POST",
+      `/api/proxies/authorization-registry/request-delegation?authorizationRegistryId=${encodeURIComponent(ids.keyrock)}&authorizationRegistryGrantId=${encodeURIComponent(ids.owner)}`,
+      {
+        delegationRequest: {
+          policyIssuer: registryParty.identifier,
+          target: { accessSubject: roleName },
+          policySets: [
+            {
+              policies: [
+                {
+                  target: { resource: { type, identifiers: ["*"], attributes: ["*"] }, actions: [action] },
+                  rules: [{ effect: "Permit" }],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.delegationEvidence.policySets[0].policies[0].rules[0].effect as string;
+  }
+
+  async function synchronised(roleId: string) {
+    const synced = await sync(roleId, "Permit");
+    expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+    expect(synced.body).toMatchObject({ synchronized: true, changedSinceSynchronization: false });
+  }
+
+  const state = async (roleId: string) => {
+    const { synchronized, changedSinceSynchronization } = await ok("GET", `${path}/roles/${roleId}`);
+    return { synchronized, changedSinceSynchronization };
+  };
+  const stale = { synchronized: false, changedSinceSynchronization: true };
+  const fresh = { synchronized: true, changedSinceSynchronization: false };
+
+  /** A PUT of a record with some fields changed (the body as read, without id). */
+  async function edit(url: string, changes: Record<string, unknown>) {
+    const { id: _id, ...fields } = await ok("GET", url);
+    return ok("PUT", url, { ...fields, ...changes });
+  }
+
+  it("is unsynchronised by an access added, and the registry permits it after a new synchronisation", async () => {
+    const roleId = await roleWithAccess("Bin keeper", "Bin_keeper.*+?(|\\");
+    await useRegistry(ids.keyrock, ids.owner);
+    await synchronised(roleId);
+    const bin = await ok("POST", `${path}/types`, { name: "Bin" });
+    const get = (await ok("GET", "/api/data-actions")).find((a: { name: string }) => a.name === "GET");
+    const bins = await ok("POST", `${path}/data-services`, {
+      name: "Bins",
+      hasEntityType: bin.id,
+      hasDataActions: [get.id],
+    });
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: roleId, hasDataService: bins.id });
+    expect(await state(roleId)).toEqual(stale);
+    // What the flag said before: the registry does not permit the new access.
+    expect(await registryAnswers("Bin_keeper.*+?(|\\", "Bin", "GET")).toBe("Deny");
+
+    await synchronised(roleId);
+    expect(await registryAnswers("Bin_keeper.*+?(|\\", "Bin", "GET")).toBe("Permit");
+    expect(await registryAnswers("Bin_keeper.*+?(|\\", "Shelf", "PATCH")).toBe("Permit");
+  });
+
+  it("is unsynchronised by an access removed, or moved to another data service", async () => {
+    const roleId = await roleWithAccess("Shelf counter", "Shelf_counter");
+    const second = await ok("POST", `${path}/data-service-accesses`, {
+      hasRole: roleId,
+      hasDataService: ids.service,
+    });
+    await useRegistry(ids.keyrock, ids.owner);
+    await synchronised(roleId);
+    const res = await ctx.api("DELETE", `${path}/data-service-accesses/${second.id}`);
+    expect(res.status).toBe(204);
+    expect(await state(roleId)).toEqual(stale);
+
+    await synchronised(roleId);
+    const [access] = (await ok("GET", `${path}/data-service-accesses`)).filter(
+      (a: { hasRole: string }) => a.hasRole === roleId,
+    );
+    const type = await ok("POST", `${path}/types`, { name: "Crate" });
+    const crates = await ok("POST", `${path}/data-services`, { name: "Crates", hasEntityType: type.id });
+    await edit(`${path}/data-service-accesses/${access.id}`, { hasDataService: crates.id });
+    expect(await state(roleId)).toEqual(stale);
+  });
+
+  it("is unsynchronised by its data service's type or actions, and by that type's or action's name", async () => {
+    const type = await ok("POST", `${path}/types`, { name: "Pallet" });
+    const action = await ok("POST", "/api/data-actions", { name: "PUT" });
+    const other = await ok("POST", "/api/data-actions", { name: "DELETE" });
+    const pallets = await ok("POST", `${path}/data-services`, {
+      name: "Pallets",
+      hasEntityType: type.id,
+      hasDataActions: [action.id],
+    });
+    const made = await role("Pallet mover", { roleName: "Pallet_mover" });
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: made.body.id, hasDataService: pallets.id });
+    const roleId = made.body.id as string;
+    await useRegistry(ids.keyrock, ids.owner);
+    const serviceUrl = `${path}/data-services/${pallets.id}`;
+
+    await synchronised(roleId);
+    await edit(serviceUrl, { hasDataActions: [action.id, other.id] });
+    expect(await state(roleId)).toEqual(stale);
+
+    await synchronised(roleId);
+    const box = await ok("POST", `${path}/types`, { name: "Box" });
+    await edit(serviceUrl, { hasEntityType: box.id, hasProperties: [] });
+    expect(await state(roleId)).toEqual(stale);
+
+    await synchronised(roleId);
+    await edit(`${path}/types/${box.id}`, { name: "Carton" });
+    expect(await state(roleId)).toEqual(stale);
+
+    await synchronised(roleId);
+    await edit(`/api/data-actions/${other.id}`, { name: "POST" });
+    expect(await state(roleId)).toEqual(stale);
+
+    // What its policy does not hold leaves it synchronised: the data service's name and offer, an
+    // unused type's name, the role's own name.
+    await synchronised(roleId);
+    await edit(serviceUrl, { name: "Pallets and cartons", isOffer: true });
+    await edit(`${path}/types/${type.id}`, { name: "Skid" });
+    await edit(`${path}/roles/${roleId}`, { name: "Pallet mover (night)" });
+    expect(await state(roleId)).toEqual(fresh);
+  });
+
+  it("is not called synchronised when an access is added while it is being synchronised", async () => {
+    const roleId = await roleWithAccess("Night picker", "Night_picker");
+    await useRegistry(ids.keyrock, ids.owner);
+    const type = await ok("POST", `${path}/types`, { name: "Tote" });
+    const get = (await ok("GET", "/api/data-actions")).find((a: { name: string }) => a.name === "GET");
+    const totes = await ok("POST", `${path}/data-services`, {
+      hasEntityType: type.id,
+      hasDataActions: [get.id],
+    });
+    // The access is added as the registry takes the policy, before the synchronisation has its proof.
+    const set = registry.policies.set.bind(registry.policies);
+    let added: Promise<unknown> | undefined;
+    registry.policies.set = (key, evidence) => {
+      added ??= ok("POST", `${path}/data-service-accesses`, { hasRole: roleId, hasDataService: totes.id });
+      return set(key, evidence);
+    };
+    try {
+      const synced = await sync(roleId, "Permit");
+      await added;
+      if (synced.status !== 200) {
+        expect(synced.status).toBe(409);
+        expect(synced.body.code).toBe("roles.changedDuringSynchronization");
+      }
+    } finally {
+      registry.policies.set = set;
+    }
+    expect((await state(roleId)).synchronized).toBe(false);
+  });
+
+  it("is unsynchronised by its dates, roleName or data service provider", async () => {
+    const roleId = await roleWithAccess("Forklift driver", "Forklift_driver");
+    await useRegistry(ids.keyrock, ids.owner);
+    const url = `${path}/roles/${roleId}`;
+    for (const changes of [
+      { notBefore: 1_767_225_601 },
+      { notOnOrAfter: 1_798_761_601 },
+      { roleName: "Forklift_operator" },
+      { dataServiceProviderId: "EU.EORI.NLOTHER" },
+    ]) {
+      await synchronised(roleId);
+      const after = await edit(url, changes);
+      expect(after, JSON.stringify(changes)).toMatchObject(stale);
+      expect(await state(roleId)).toEqual(stale);
+    }
+    // A role never synchronised has nothing to go stale.
+    const never = (await role("Trainee", { roleName: "Trainee" })).body.id as string;
+    await ok("POST", `${path}/data-service-accesses`, { hasRole: never, hasDataService: ids.service });
+    const { synchronized, changedSinceSynchronization } = await ok("GET", `${path}/roles/${never}`);
+    expect({ synchronized, changedSinceSynchronization }).toEqual({
+      synchronized: false,
+      changedSinceSynchronization: undefined,
+    });
+  });
+});

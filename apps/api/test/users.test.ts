@@ -498,13 +498,80 @@ describe(`users of a workspace (${driver})`, () => {
     expect(remove.status).toBe(404);
     expect(remove.body.code).toBe("users.notHeld");
 
-    // Keyrock lets only an organisation's owners read it: the problem says what to do.
+    // Keyrock lets only an organisation's owners read it: the users list goes on without them.
     await wire((await start(false)).url);
-    const unowned = await api("GET", `${path}/users`);
-    expect(unowned.status).toBe(502);
-    expect(unowned.body.code).toBe("users.organizationNotOwned");
-    expect(unowned.body.detail).toContain("o-acme");
-    expect(unowned.body.detail).toContain(admin.email);
+    const unowned = await api("GET", `${path}/users?include=unreadableOrganizations`);
+    expect(unowned.status, JSON.stringify(unowned.body)).toBe(200);
+    expect(unowned.body.unreadableOrganizations).toEqual([
+      { id: "o-acme", name: "o-acme" },
+      { id: "o-empty", name: "o-empty" },
+    ]);
+  });
+
+  it("leave out the organisations the management account may not read, name them, and keep Assign", async () => {
+    const { api, path } = ctx;
+    const partner = "Partner.*+?(|\\ GmbH";
+    const fake = await startFakeKeyrock({
+      clientId: "market-app",
+      clientSecret: "client-secret-91f2",
+      admin,
+      users: [
+        { id: "u-ada", username: "ada", email: "ada@test.com", password: "x", roles: ["r-tenant"] },
+        { id: "u-bob", username: "bob", email: "bob@test.com", password: "x", roles: [] },
+        { id: "u-eve", username: "eve", email: "eve@test.com", password: "x", roles: [] },
+      ],
+      roles: [
+        { id: "r-tenant", name: "tenant-ada", permissions: [] },
+        { id: "r-visitor", name: "visitor", permissions: [] },
+      ],
+      organizations: [
+        { id: "o-acme", name: "Acme Retail", members: ["u-bob"], roles: ["r-visitor"] },
+        // A partner's organisations: the account is a plain member of one (Keyrock lists it, with
+        // its name, among the account's own) and has nothing to do with the other.
+        {
+          id: "o-partner",
+          name: partner,
+          members: ["u-eve"],
+          roles: ["r-visitor"],
+          ownedByAdmin: false,
+          adminIsMember: true,
+        },
+        { id: "o-far", name: "Far Away", members: ["u-eve"], roles: ["r-tenant"], ownedByAdmin: false },
+      ],
+    });
+    fakes.push(fake);
+    await wire(fake.url);
+    const expected = [
+      { id: "u-ada", username: "ada", email: "ada@test.com", roles: ["tenant-ada"], organizationRoles: [] },
+      {
+        id: "u-bob",
+        username: "bob",
+        email: "bob@test.com",
+        roles: [],
+        organizationRoles: [{ role: "visitor", organization: "Acme Retail" }],
+      },
+      { id: "u-eve", username: "eve", email: "eve@test.com", roles: [], organizationRoles: [] },
+    ];
+    // The spec's answer: the list, what could be read of it.
+    const plain = await api("GET", `${path}/users`);
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    expect(plain.body).toEqual(expected);
+    const full = await api("GET", `${path}/users?include=unreadableOrganizations`);
+    expect(full.status).toBe(200);
+    expect(full.body).toEqual({
+      users: expected,
+      unreadableOrganizations: [
+        { id: "o-far", name: "o-far" },
+        { id: "o-partner", name: partner },
+      ],
+    });
+    expect((await api("GET", `${path}/users?include=everything`)).status).toBe(400);
+
+    const assigned = await api("POST", `${path}/users/u-eve/roles/visitor`);
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(204);
+    expect(fake.rolesOf("u-eve")).toEqual(["r-visitor"]);
+    const after = await api("GET", `${path}/users`);
+    expect(after.body.find((u: { id: string }) => u.id === "u-eve").roles).toEqual(["visitor"]);
   });
 
   it("explain Keyrock's refusals and silences as 502 problems", async () => {

@@ -50,3 +50,33 @@ describe("a role's synchronisation in FDSC mode", () => {
     expect(sent(calls, "POST")[0]!.body).toEqual({ effect: "Permit" });
   });
 });
+
+describe("a role changed since its last synchronisation", () => {
+  it("says so on the role page, to whoever reads it, until it is synchronised again", async () => {
+    mockApi({
+      [`GET /workspaces/${ws}`]: {
+        body: { id: ws, name: "Clusters", hasService: service, enableOffers: false },
+      },
+      [`GET /services/${service}`]: {
+        body: { id: service, name: "Clusters", authorizationRequired: true, authorizationMode: "fdsc" },
+      },
+    });
+    const stale = { ...role, synchronized: false, changedSinceSynchronization: true };
+    const { client, unmount } = renderAt(
+      `/workspace/${ws}/roles/x`,
+      "/workspace/:workspaceId/roles/x",
+      <SynchronizeRole role={stale} />,
+    );
+    await settled(client);
+    expect(
+      screen.getByText(
+        "Changed since its last synchronisation: synchronise again so that the authorization registry (or the PAP) says what the role says now.",
+      ),
+    ).toBeInTheDocument();
+    unmount();
+    const fresh = { ...role, synchronized: true, changedSinceSynchronization: false };
+    renderAt(`/workspace/${ws}/roles/x`, "/workspace/:workspaceId/roles/x", <SynchronizeRole role={fresh} />);
+    await screen.findByRole("button", { name: "Synchronize with the policy administration point" });
+    expect(screen.queryByTestId("role-changed-since-synchronization")).toBeNull();
+  });
+});

@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { UsersPanel } from "../src/contracts/UsersPanel.tsx";
 import { allow, mockApi, renderAt, sent, settled } from "./support.tsx";
@@ -52,5 +52,48 @@ describe("the users panel of a contract detail", () => {
     await settled(client);
     expect(screen.queryByRole("region")).toBeNull();
     expect(sent(calls, "GET").map((c) => c.path)).not.toContain(usersPath);
+  });
+});
+
+describe("the users panel when the identity manager keeps organisations from its account", () => {
+  it("names the organisations it could not read as a warning, lists the others, and keeps Assign", async () => {
+    const partner = "Partner.*+?(|\\ GmbH";
+    const calls = mockApi(
+      {
+        [`GET ${usersPath}`]: {
+          body: {
+            users,
+            unreadableOrganizations: [
+              { id: "o-far", name: "o-far" },
+              { id: "o-partner", name: partner },
+            ],
+          },
+        },
+        [`POST ${usersPath}/u-eve/roles/visitor`]: { status: 204 },
+      },
+      everything,
+    );
+    const { user } = renderAt(
+      `/workspaces/${workspace}`,
+      "/workspaces/:workspaceId",
+      <UsersPanel detail={detail} />,
+    );
+    const warning = await screen.findByTestId("users-unreadable-organizations");
+    expect(warning).toHaveTextContent(
+      `The identity manager's management account may not read the organisations o-far, ${partner}, which hold roles in the application`,
+    );
+    expect(screen.getByRole("cell", { name: "ada" })).toBeInTheDocument();
+    await user.selectOptions(screen.getByRole("combobox"), "u-eve");
+    await user.click(screen.getByRole("button", { name: "Assign" }));
+    await waitFor(() =>
+      expect(sent(calls, "POST").map((c) => c.path)).toEqual([`${usersPath}/u-eve/roles/visitor`]),
+    );
+    expect(sent(calls, "GET").find((c) => c.path === usersPath)).toBeDefined();
+  });
+
+  it("shows no warning when every organisation was read", async () => {
+    renderPanel();
+    await screen.findByRole("cell", { name: "ada" });
+    expect(screen.queryByTestId("users-unreadable-organizations")).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { odrlActionOfMethod, odrlOf, statementsOf } from "@orrery/model/odrl";
 import { say, type Language, type MessageCode, type Params } from "../messages/say.ts";
 import { problem } from "../problems.ts";
 import { toItem, type Records } from "../resources/records.ts";
-import { accessesOfRole } from "../trust/synchronize-routes.ts";
+import { accessesOfRole, policyInputs, unchangedSince } from "../trust/synchronize-routes.ts";
 import { call, refused } from "./peer.ts";
 import { deletePolicy, papOf, policyPath, readPolicy, writePolicy, type Policy } from "./pap.ts";
 
@@ -54,6 +54,7 @@ export async function synchronizeRoleInPap(
   const at = await papOf(records, workspaceId);
   const workspace = await records.requireWorkspace(workspaceId);
   const accesses = await accessesOfRole(records, workspaceId, role.id);
+  const before = policyInputs(role.data, accesses);
   if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
   const roleName = String(role.data.roleName);
   const credentialType = String(role.data.verifiableCredentialType);
@@ -123,8 +124,10 @@ export async function synchronizeRoleInPap(
     await records.patchData(roles, role.id, { synchronized: false });
     throw problem(502, "fdscSync.notProven", { name: at.pap.name, role: roleName }, { details: lines });
   }
+  await unchangedSince(records, workspaceId, role.id, before);
   await records.patchData(roles, role.id, {
     synchronized: true,
+    changedSinceSynchronization: false,
     synchronizationTime: Math.floor(Date.now() / 1000),
     lastOdrlPolicies: written,
   });

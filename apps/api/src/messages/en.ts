@@ -291,6 +291,8 @@ export const en = {
     "The authorization registry {name} lets only its own party {owner} (or its administrator) write policies, and the grant signs in as {party}: choose a grant of {owner}, with its key and certificate chain.",
   "registry.noPolicy":
     "The authorization registry {name} knows no policy for the access subject {subject} (404).",
+  "registry.previousStepsOutside":
+    "belongs inside delegationRequest, as iSHARE and Keyrock take it (next to its target and policySets): move it there",
   "registryGrant.badKey": "must be an unencrypted PKCS#8 private key: the base64 between the PEM lines",
   "registryGrant.badCertificate": "must be an X.509 certificate: the base64 between the PEM lines",
   "registryGrant.keyMismatch":
@@ -300,6 +302,8 @@ export const en = {
   "roles.noAccesses": "The role {role} has no data service access: give it one before synchronising it.",
   "roles.notProven":
     "The authorization registry {name} took the policy of {subject}, but its delegation evidence does not answer {effect} for every data action: the role is not synchronised.",
+  "roles.changedDuringSynchronization":
+    "The role changed while it was being synchronised (an access, its data service, its dates or its roleName): it is not synchronised; synchronise it again.",
   "roleSync.writing": "Writing the policy of '{subject}' to the authorization registry {name}…",
   "roleSync.asking": "Asking {name} for the delegation evidence of '{subject}'…",
   "roleSync.answered": "✔ {action} on {type}: {effect}",

@@ -301,6 +301,8 @@ export const fr: Record<MessageCode, string> = {
     "Le registre d’autorisations {name} ne laisse écrire des politiques qu’à sa propre partie {owner} (ou à son administrateur), et l’accès se connecte en tant que {party} : choisissez un accès de {owner}, avec sa clé et sa chaîne de certificats.",
   "registry.noPolicy":
     "Le registre d’autorisations {name} ne connaît aucune politique pour le sujet d’accès {subject} (404).",
+  "registry.previousStepsOutside":
+    "va dans delegationRequest, comme iSHARE et Keyrock l’attendent (à côté de target et policySets) : déplacez-le",
   "registryGrant.badKey": "doit être une clé privée PKCS#8 non chiffrée : le base64 entre les lignes PEM",
   "registryGrant.badCertificate": "doit être un certificat X.509 : le base64 entre les lignes PEM",
   "registryGrant.keyMismatch":
@@ -311,6 +313,8 @@ export const fr: Record<MessageCode, string> = {
     "Le rôle {role} n’a aucun accès à un service de données : donnez-lui en un avant de le synchroniser.",
   "roles.notProven":
     "Le registre d’autorisations {name} a pris la politique de {subject}, mais sa preuve de délégation ne répond pas {effect} pour chaque action de données : le rôle n’est pas synchronisé.",
+  "roles.changedDuringSynchronization":
+    "Le rôle a changé pendant sa synchronisation (un accès, son service de données, ses dates ou son roleName) : il n’est pas synchronisé ; synchronisez-le à nouveau.",
   "roleSync.writing": "Écriture de la politique de « {subject} » dans le registre d’autorisations {name}…",
   "roleSync.asking": "Demande à {name} de la preuve de délégation de « {subject} »…",
   "roleSync.answered": "✔ {action} sur {type} : {effect}",

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { fieldError, invalid } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { createPolicy, requestDelegation } from "../trust/ishare.ts";
 import { registryAndGrant, registryProblem } from "../trust/registry.ts";
@@ -26,12 +27,15 @@ export function registerAuthorizationRegistryProxies(app: FastifyInstance, recor
         tags,
         summary: "iSHARE delegation request through a registered authorization registry",
         querystring: query,
-        body: z
-          .object({ delegationRequest: object, previous_steps: z.array(z.string()).optional() })
-          .strict(),
+        // previous_steps is named here to be refused with a reason: it goes inside delegationRequest.
+        body: z.object({ delegationRequest: object, previous_steps: z.unknown().optional() }).strict(),
       },
     },
     async (request) => {
+      // iSHARE (and Keyrock's schema) take previous_steps inside the delegation request only: the
+      // registry would refuse it with a bare schema error, after a token request for nothing.
+      if (request.body.previous_steps !== undefined)
+        throw invalid([fieldError("previous_steps", "registry.previousStepsOutside")]);
       // A grant without its registry yet (the spec's shape) is bound to this one, in the trail as its caller's.
       const { registry, grant } = await registryAndGrant(
         records.as(request.session),

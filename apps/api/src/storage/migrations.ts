@@ -510,6 +510,75 @@ const migrations: Array<{ name: string; sql: string }> = [
     `,
   },
   {
+    // A role says synchronised only while its policy in the registry (iSHARE) or the PAP (FDSC) is
+    // what the role would write now. Every change that alters that policy resets the flag, in the
+    // transaction of the change and whatever route makes it (a kind's CRUD, the data-service-actions
+    // views, an import): an access added, removed or moved; its data service's entity type or data
+    // actions; that type's or a used action's name; the role's roleName, dates, data service
+    // provider or credential type. A synchronised role then also says it was changed since
+    // (changedSinceSynchronization), which the role page shows; a synchronisation clears both.
+    // Only synchronised roles are touched: a role never synchronised has nothing to go stale.
+    name: "0023_role_policy_changes",
+    sql: `
+      CREATE FUNCTION records_role_policy_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        reset constant jsonb := '{"synchronized": false, "changedSinceSynchronization": true}';
+        role_ids text[];
+      BEGIN
+        IF TG_OP = 'UPDATE' AND NEW.kind = 'roles' THEN
+          IF (OLD.data->'synchronized') = 'true'::jsonb AND (
+               -- (a roleName given to a role from before roleName, by 0010, is the name it had)
+               (OLD.data ? 'roleName' AND NEW.data->'roleName' IS DISTINCT FROM OLD.data->'roleName')
+            OR NEW.data->'notBefore' IS DISTINCT FROM OLD.data->'notBefore'
+            OR NEW.data->'notOnOrAfter' IS DISTINCT FROM OLD.data->'notOnOrAfter'
+            OR NEW.data->'dataServiceProviderId' IS DISTINCT FROM OLD.data->'dataServiceProviderId'
+            OR NEW.data->'verifiableCredentialType' IS DISTINCT FROM OLD.data->'verifiableCredentialType') THEN
+            NEW.data := NEW.data || reset;
+          END IF;
+          RETURN NEW;
+        END IF;
+        IF TG_OP = 'INSERT' THEN
+          role_ids := ARRAY[NEW.data->>'hasRole'];
+        ELSIF TG_OP = 'DELETE' THEN
+          role_ids := ARRAY[OLD.data->>'hasRole'];
+        ELSIF NEW.kind = 'data-service-accesses' THEN
+          IF NEW.data->'hasRole' IS DISTINCT FROM OLD.data->'hasRole'
+             OR NEW.data->'hasDataService' IS DISTINCT FROM OLD.data->'hasDataService' THEN
+            role_ids := ARRAY[OLD.data->>'hasRole', NEW.data->>'hasRole'];
+          END IF;
+        ELSIF NEW.kind = 'data-services' THEN
+          IF NEW.data->'hasEntityType' IS DISTINCT FROM OLD.data->'hasEntityType'
+             OR NOT (coalesce(NEW.data->'hasDataActions', '[]') @> coalesce(OLD.data->'hasDataActions', '[]')
+                 AND coalesce(OLD.data->'hasDataActions', '[]') @> coalesce(NEW.data->'hasDataActions', '[]')) THEN
+            SELECT array_agg(a.data->>'hasRole') INTO role_ids FROM records a
+              WHERE a.kind = 'data-service-accesses' AND a.data @> jsonb_build_object('hasDataService', NEW.id);
+          END IF;
+        ELSIF NEW.name IS DISTINCT FROM OLD.name THEN
+          -- An entity type or a data action renamed: the roles whose data services use it.
+          SELECT array_agg(a.data->>'hasRole') INTO role_ids FROM records a
+            JOIN records s ON s.kind = 'data-services' AND s.id = a.data->>'hasDataService'
+            WHERE a.kind = 'data-service-accesses'
+              AND CASE WHEN NEW.kind = 'types' THEN s.data @> jsonb_build_object('hasEntityType', NEW.id)
+                       ELSE s.data @> jsonb_build_object('hasDataActions', jsonb_build_array(NEW.id)) END;
+        END IF;
+        IF role_ids IS NOT NULL THEN
+          UPDATE records SET data = data || reset
+            WHERE kind = 'roles' AND id = ANY (role_ids) AND (data->'synchronized') = 'true'::jsonb;
+        END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER records_role_policy_role BEFORE UPDATE ON records
+        FOR EACH ROW WHEN (NEW.kind = 'roles') EXECUTE FUNCTION records_role_policy_changed();
+      CREATE TRIGGER records_role_policy_access_added AFTER INSERT ON records
+        FOR EACH ROW WHEN (NEW.kind = 'data-service-accesses') EXECUTE FUNCTION records_role_policy_changed();
+      CREATE TRIGGER records_role_policy_access_removed AFTER DELETE ON records
+        FOR EACH ROW WHEN (OLD.kind = 'data-service-accesses') EXECUTE FUNCTION records_role_policy_changed();
+      CREATE TRIGGER records_role_policy_used AFTER UPDATE ON records
+        FOR EACH ROW WHEN (NEW.kind IN ('data-service-accesses', 'data-services', 'types', 'data-actions'))
+        EXECUTE FUNCTION records_role_policy_changed()
+      `,
+  },
+  {
     // Names as people read them (issues 36 and 37): a role, a data service, a thing description or
     // a broker client named "stock ANALYST " beside "Stock analyst" is the same name, so their
     // unique indexes compare names without case, and names are kept without surrounding spaces

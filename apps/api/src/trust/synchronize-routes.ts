@@ -58,7 +58,9 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         return synchronizeRoleInPap(records, workspaceId, role, effect, language);
       const { hasAuthorizationRegistry: registryId, hasAuthorizationRegistryGrant: grantId } = workspace.data;
       if (!registryId || !grantId) throw problem(400, "roles.noRegistry");
-      const accesses = (await accessesOfRole(records, workspaceId, id))
+      const all = await accessesOfRole(records, workspaceId, id);
+      const before = policyInputs(role.data, all);
+      const accesses = all
         // A registry refuses a policy without actions (iSHARE asks at least one).
         .filter((access) => access.actions.length > 0);
       if (!accesses.length) throw problem(400, "roles.noAccesses", { role: String(role.data.name) });
@@ -102,8 +104,10 @@ export function registerSynchronizeRoutes(app: FastifyInstance, records: Records
         await records.patchData(roles, id, { synchronized: false });
         throw problem(502, "roles.notProven", { name: registry.name, subject, effect }, { details: lines });
       }
+      await unchangedSince(records, workspaceId, id, before);
       await records.patchData(roles, id, {
         synchronized: true,
+        changedSinceSynchronization: false,
         synchronizationTime: Math.floor(Date.now() / 1000),
         lastDelegationEvidence: { delegationEvidence: evidence },
       });
@@ -204,6 +208,40 @@ export async function accessesOfRole(
         },
       ];
     });
+}
+
+/**
+ * What a role's policy is made of (its access subject, dates, provider, credential type and
+ * accesses), to tell whether it changed while a synchronisation was talking to the peer.
+ */
+export function policyInputs(
+  role: Record<string, unknown>,
+  accesses: Array<RoleAccess & { accessId: string }>,
+) {
+  const { roleName, notBefore, notOnOrAfter, dataServiceProviderId, verifiableCredentialType } = role;
+  return JSON.stringify([
+    roleName,
+    notBefore,
+    notOnOrAfter,
+    dataServiceProviderId,
+    verifiableCredentialType,
+    accesses.map((a) => [a.accessId, a.type, [...a.actions].sort()]).sort(),
+  ]);
+}
+
+/**
+ * Refuses to call a role synchronised when its policy changed during the synchronisation (an
+ * access added meanwhile would otherwise be called synchronised, its edit's reset overwritten).
+ */
+export async function unchangedSince(records: Records, workspaceId: string, id: string, before: string) {
+  const [role, accesses] = await Promise.all([
+    records.find(roles, id, workspaceId),
+    accessesOfRole(records, workspaceId, id),
+  ]);
+  if (policyInputs(role?.data ?? {}, accesses) !== before) {
+    await records.patchData(roles, id, { synchronized: false });
+    throw problem(409, "roles.changedDuringSynchronization");
+  }
 }
 
 /** A JSON call to a trusted issuers list; its status and body, or a 502 problem when it cannot be reached. */

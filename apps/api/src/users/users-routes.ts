@@ -25,6 +25,9 @@ const userSchema = z.object({
   organizationRoles: z.array(z.object({ role: z.string(), organization: z.string() })),
 });
 
+/** An organisation holding roles in the application that the management account may not read. */
+const unreadableSchema = z.object({ id: z.string(), name: z.string() });
+
 export type Step = "signIn" | "users" | "roles" | "organization";
 
 /** The identity manager's management API for a workspace: its account, application and name. */
@@ -38,8 +41,18 @@ export interface Directory {
 /** The workspace's identity manager, through Keyrock's management API: shared by users and contract-detail synchronisation. */
 export interface IdentityManagerClient {
   directoryOf(workspaceId: string): Promise<Directory>;
-  /** A management call; Keyrock's refusals and silences become 502 problems saying what to do. */
-  call(directory: Directory, method: string, path: string, step: Step, body?: unknown): Promise<Response>;
+  /**
+   * A management call; Keyrock's refusals and silences become 502 problems saying what to do,
+   * except the statuses `tolerated`, answered as a bodiless response of that status.
+   */
+  call(
+    directory: Directory,
+    method: string,
+    path: string,
+    step: Step,
+    body?: unknown,
+    tolerated?: readonly number[],
+  ): Promise<Response>;
   /** The list under `key` of a Keyrock answer; Keyrock's 404 is its empty list. */
   listOf<T>(response: Response, key: string): Promise<T[]>;
   /** /v1/applications/{the grant's clientId} */
@@ -96,12 +109,21 @@ function identityManagerClient(
     };
   }
 
-  async function call(directory: Directory, method: string, path: string, step: Step, body?: unknown) {
+  async function call(
+    directory: Directory,
+    method: string,
+    path: string,
+    step: Step,
+    body?: unknown,
+    tolerated: readonly number[] = [],
+  ) {
     const { name, account, application } = directory;
     try {
       return await directory.management.call(method, path, step, body);
     } catch (err) {
       if (!(err instanceof KeyrockFailure)) throw err;
+      if (err.status !== undefined && tolerated.includes(err.status))
+        return new Response(null, { status: err.status });
       const what = err.what as Step | string;
       if (err.status === undefined) throw problem(502, "users.unreachable", { name, cause: err.reason });
       if (what.includes("sign-in"))
@@ -175,7 +197,14 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
     if (!naming.some((d) => updatable(d.id))) throw problem(403, "users.forbidden", { role: roleName });
   }
 
-  /** The organisations holding roles in the application: each one's name, members and role names. */
+  /**
+   * The organisations holding roles in the application: each one's name, members and role names;
+   * and those the management account may not read. Keyrock lets only an organisation's owners read
+   * it and its members (403 otherwise, administrators too: routes/api/organizations.js), and partner
+   * organisations of a data space are not the account's: they are named (from the account's own
+   * organisations, which Keyrock lists with their names, when it is a member; by id otherwise) and
+   * the users list goes on without them.
+   */
   async function organizationsOf(directory: Directory, names: Map<string, string>) {
     const assignments = await call(directory, "GET", `${appPath(directory)}/organizations`, "roles").then(
       (r) =>
@@ -185,26 +214,54 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
         ),
     );
     const ids = [...new Set(assignments.filter((a) => names.has(a.role_id)).map((a) => a.organization_id))];
-    return Promise.all(
+    const read = await Promise.all(
       ids.map(async (id) => {
         const path = `/v1/organizations/${encodeURIComponent(id)}`;
         const [info, members] = await Promise.all([
-          call(directory, "GET", path, "organization"),
-          call(directory, "GET", `${path}/users`, "organization").then((r) =>
-            listOf<{ user_id: string; role: string }>(r, "organization_users"),
-          ),
+          readOrganization(directory, path),
+          readOrganization(directory, `${path}/users`),
         ]);
-        const body = info.ok
-          ? ((await info.json().catch(() => ({}))) as { organization?: { name?: unknown } })
-          : {};
+        if (!info || !members) return { id, unreadable: true as const };
+        const body = (await info.json().catch(() => ({}))) as { organization?: { name?: unknown } };
         const name = typeof body.organization?.name === "string" ? body.organization.name : id;
+        const list = await listOf<{ user_id: string; role: string }>(members, "organization_users");
         // A role given to the organisation's members (or owners) reaches its members of that kind.
         const roleNames = (kind: string) =>
           assignments
             .filter((a) => a.organization_id === id && a.role_organization === kind)
             .map((a) => names.get(a.role_id)!);
-        return { name, members, roleNames };
+        return { id, unreadable: false as const, name, members: list, roleNames };
       }),
+    );
+    const unreadableIds = read.filter((o) => o.unreadable).map((o) => o.id);
+    const known = unreadableIds.length ? await ownOrganizationNames(directory) : new Map<string, string>();
+    return {
+      organizations: read.filter((o) => !o.unreadable),
+      unreadable: unreadableIds
+        .map((id) => ({ id, name: known.get(id) ?? id }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    };
+  }
+
+  /**
+   * An organisation or its members as Keyrock answers them; undefined when Keyrock refuses the
+   * account (403: not an owner) or no longer knows the organisation (404 "Organization not found";
+   * an organisation without members is an empty list, also a 404, which is answered).
+   */
+  async function readOrganization(directory: Directory, path: string): Promise<Response | undefined> {
+    const response = await call(directory, "GET", path, "organization", undefined, [403]);
+    if (response.status === 403 || (response.status === 404 && !path.endsWith("/users"))) return undefined;
+    return response;
+  }
+
+  /** The organisations the account belongs to, with their names (Keyrock's GET /v1/organizations). */
+  async function ownOrganizationNames(directory: Directory): Promise<Map<string, string>> {
+    const response = await call(directory, "GET", "/v1/organizations", "organization");
+    const list = await listOf<{ Organization?: { id?: unknown; name?: unknown } }>(response, "organizations");
+    return new Map(
+      list.flatMap(({ Organization: o }) =>
+        typeof o?.id === "string" && typeof o.name === "string" ? [[o.id, o.name] as const] : [],
+      ),
     );
   }
 
@@ -214,7 +271,21 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
 
   api.get(
     "/api/workspace/:workspaceId/users",
-    { schema: { tags, params: workspaceParams, response: { 200: z.array(userSchema) } } },
+    {
+      schema: {
+        tags,
+        summary:
+          "The users of the workspace's identity manager with their roles; with include=unreadableOrganizations, also the organisations holding roles that the management account may not read",
+        params: workspaceParams,
+        querystring: z.object({ include: z.literal("unreadableOrganizations").optional() }).strict(),
+        response: {
+          200: z.union([
+            z.array(userSchema),
+            z.object({ users: z.array(userSchema), unreadableOrganizations: z.array(unreadableSchema) }),
+          ]),
+        },
+      },
+    },
     async (request) => {
       const directory = await idm.directoryOf(request.params.workspaceId);
       const [users, roles, assignments] = await Promise.all([
@@ -227,9 +298,9 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
         ),
       ]);
       const names = new Map(roles.map((r) => [r.id, r.name]));
-      const organizations = await organizationsOf(directory, names);
+      const { organizations, unreadable } = await organizationsOf(directory, names);
       const sorted = (list: string[]) => [...new Set(list)].sort();
-      return users
+      const listed = users
         .map((u) => ({
           id: String(u.id),
           username: String(u.username ?? u.email ?? u.id),
@@ -248,6 +319,8 @@ export function registerUsersRoutes(app: FastifyInstance, records: Records, conf
             .sort((a, b) => `${a.role} ${a.organization}`.localeCompare(`${b.role} ${b.organization}`)),
         }))
         .sort((a, b) => a.username.localeCompare(b.username));
+      // The spec's answer is the list alone: the organisations left out only for who asks for them.
+      return request.query.include ? { users: listed, unreadableOrganizations: unreadable } : listed;
     },
   );
 

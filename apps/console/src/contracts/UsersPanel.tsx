@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { contractDetails } from "@orrery/model";
-import { ApiError, call, get } from "../api.ts";
+import { ApiError, call } from "../api.ts";
 import { TrashIcon } from "../app/icons.tsx";
 import { notify } from "../app/Toasts.tsx";
 import { ConfirmDialog } from "../errors/Dialogs.tsx";
@@ -24,6 +24,16 @@ interface User {
   roles: string[];
   organizationRoles: Array<{ role: string; organization: string }>;
 }
+
+/** Organisations holding roles that the identity manager's management account may not read (not listed). */
+interface Unreadable {
+  id: string;
+  name: string;
+}
+
+/** The users and the organisations left out; the spec's bare list (no organisation left out) is read too. */
+const usersOf = (answer: User[] | { users: User[]; unreadableOrganizations: Unreadable[] }) =>
+  Array.isArray(answer) ? { users: answer, unreadableOrganizations: [] } : answer;
 
 const usersKey = (workspaceId: string) => ["users", workspaceId] as const;
 const rolePath = (workspaceId: string, userId: string, role: string) =>
@@ -51,10 +61,13 @@ export function UsersPanel({ detail }: { detail: Item }) {
   const mayRead = can.can("GET", `/workspace/${workspaceId}/users`);
   const users = useQuery({
     queryKey: usersKey(workspaceId),
-    queryFn: () => get<User[]>(usersPath),
+    queryFn: async () =>
+      usersOf((await call<User[]>(usersPath, { query: { include: "unreadableOrganizations" } })).data),
     enabled: !!role && mayRead,
     retry: false,
   });
+  const list = users.data?.users;
+  const unreadable = users.data?.unreadableOrganizations ?? [];
   const [search, setSearch] = useState("");
   const [chosen, setChosen] = useState("");
   const [removing, setRemoving] = useState<User>();
@@ -68,18 +81,17 @@ export function UsersPanel({ detail }: { detail: Item }) {
     },
   });
   const holders = useMemo(
-    () =>
-      (users.data ?? []).filter((u) => u.roles.includes(role ?? "") || organizationsOf(u, role ?? "").length),
-    [users.data, role],
+    () => (list ?? []).filter((u) => u.roles.includes(role ?? "") || organizationsOf(u, role ?? "").length),
+    [list, role],
   );
   const others = useMemo(() => {
     const text = search.trim().toLowerCase();
-    return (users.data ?? []).filter(
+    return (list ?? []).filter(
       (u) => !u.roles.includes(role ?? "") && (!text || label(u).toLowerCase().includes(text)),
     );
-  }, [users.data, role, search]);
+  }, [list, role, search]);
   const mayChange = can.update(contractDetails, detail.id);
-  const byId = (id: string) => users.data?.find((u) => u.id === id);
+  const byId = (id: string) => list?.find((u) => u.id === id);
 
   if (!mayRead) return null;
   let body;
@@ -98,6 +110,14 @@ export function UsersPanel({ detail }: { detail: Item }) {
     body = (
       <>
         <ErrorAlert error={change.error} />
+        {unreadable.length > 0 && (
+          <Alert variant="warning" data-testid="users-unreadable-organizations">
+            {t("users.unreadableOrganizations", {
+              organizations: unreadable.map((o) => o.name).join(", "),
+              count: unreadable.length,
+            })}
+          </Alert>
+        )}
         {holders.length ? (
           <Table size="sm" className="align-middle">
             <thead>

@@ -1,10 +1,10 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { authorizationRegistries, authorizationRegistryGrants } from "@orrery/model";
-import { call } from "../api.ts";
+import { authorizationRegistries, authorizationRegistryGrants, workspaces } from "@orrery/model";
+import { call, get } from "../api.ts";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";
 import { JsonTree } from "../errors/JsonTree.tsx";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
@@ -15,8 +15,53 @@ import { kindRoute } from "../routes.ts";
 import { PolicyBuilder, type Operation } from "./PolicyBuilder.tsx";
 import "texts:trust";
 
-/** Example bodies in the iSHARE shapes, for the user to edit. */
-function template(operation: Operation, registry?: Item, grant?: Item): unknown {
+/** An access subject the registry holds a policy for: a role synchronised with it, and what its policy targets. */
+export interface KnownSubject {
+  accessSubject: string;
+  target: unknown;
+}
+
+/**
+ * The access subject of the first role synchronised with this registry (its last delegation
+ * evidence came from it): a registry answers a delegation request only for a subject it holds a
+ * policy for (Keyrock: an empty 404 otherwise), and Orrery writes roles' policies under their
+ * roleName, not under the party that signs. Roles the user may not read are passed over.
+ */
+function useKnownSubject(registry?: Item) {
+  const workspaceList = useList(workspaces, !!registry).data;
+  return useQuery({
+    queryKey: ["registry-tool-subject", registry?.id, registry?.identifier, workspaceList?.map((w) => w.id)],
+    enabled: !!registry && !!workspaceList,
+    queryFn: async (): Promise<KnownSubject | null> => {
+      for (const workspace of workspaceList!.filter((w) => w.hasAuthorizationRegistry === registry!.id)) {
+        const roleList = await get<Item[]>(`/workspace/${encodeURIComponent(workspace.id)}/roles`).catch(
+          () => [] as Item[],
+        );
+        for (const role of roleList) {
+          const evidence = (role.lastDelegationEvidence as { delegationEvidence?: Evidence } | null)
+            ?.delegationEvidence;
+          const accessSubject = evidence?.target?.accessSubject;
+          if (evidence && evidence.policyIssuer === registry!.identifier && typeof accessSubject === "string")
+            return { accessSubject, target: evidence.policySets?.[0]?.policies?.[0]?.target };
+        }
+      }
+      return null;
+    },
+  });
+}
+
+interface Evidence {
+  policyIssuer?: unknown;
+  target?: { accessSubject?: unknown };
+  policySets?: Array<{ policies?: Array<{ target?: unknown }> }>;
+}
+
+/**
+ * Example bodies in the iSHARE shapes, for the user to edit. A delegation request asks about a
+ * subject the registry knows when there is one (a synchronised role's, on its policy's target); a
+ * policy is written for the grant's own party, never over a role's.
+ */
+function template(operation: Operation, registry?: Item, grant?: Item, known?: KnownSubject | null): unknown {
   const policies = [
     {
       target: {
@@ -30,8 +75,10 @@ function template(operation: Operation, registry?: Item, grant?: Item): unknown 
     return {
       delegationRequest: {
         policyIssuer: registry?.identifier ?? "",
-        target: { accessSubject: grant?.identifier ?? "" },
-        policySets: [{ policies }],
+        target: { accessSubject: known?.accessSubject ?? grant?.identifier ?? "" },
+        policySets: [
+          { policies: known?.target ? [{ target: known.target, rules: [{ effect: "Permit" }] }] : policies },
+        ],
       },
     };
   }
@@ -93,6 +140,7 @@ export default function AuthorizationRegistryTool() {
   const [evidence, setEvidence] = useState<unknown>(null);
   const registry = registries.data?.find((r) => r.id === registryId);
   const grant = grants.data?.find((g) => g.id === grantId);
+  const known = useKnownSubject(registryId && grantId ? registry : undefined).data;
   const tt = (key: string) => t(`tools.authorizationRegistries.${key}`);
   usePageTitle([tt("title")]);
 
@@ -107,7 +155,7 @@ export default function AuthorizationRegistryTool() {
 
   const setText = useCallback((text: string) => setDialog((d) => (d ? { ...d, text } : d)), []);
   const open = (operation: Operation) =>
-    setDialog({ operation, text: JSON.stringify(template(operation, registry, grant), null, 4) });
+    setDialog({ operation, text: JSON.stringify(template(operation, registry, grant, known), null, 4) });
   const submit = () => {
     if (!dialog) return;
     let body: unknown;
@@ -119,6 +167,8 @@ export default function AuthorizationRegistryTool() {
     }
     const { operation } = dialog;
     setDialog(null);
+    // The last answer goes with a new request: a failure must not stand above an earlier Permit.
+    setEvidence(null);
     send.mutate(
       { operation, body },
       {
@@ -233,6 +283,7 @@ export default function AuthorizationRegistryTool() {
                   operation={dialog.operation}
                   registry={registry}
                   grant={grant}
+                  subject={dialog.operation === "request-delegation" ? known?.accessSubject : undefined}
                   onJson={setText}
                 />
               )}

@@ -66,6 +66,8 @@ export function PolicyBuilder(props: {
   operation: Operation;
   registry?: Item;
   grant?: Item;
+  /** The access subject to start from, when not the grant's party (a synchronised role's). */
+  subject?: string;
   onJson: (text: string) => void;
 }) {
   const { t } = useTranslation();
@@ -73,7 +75,7 @@ export function PolicyBuilder(props: {
   const now = Math.floor(Date.now() / 1000);
   const [workspaceId, setWorkspaceId] = useState("");
   const [c, setC] = useState<Choices>({
-    accessSubject: String(props.grant?.identifier ?? ""),
+    accessSubject: String(props.subject ?? props.grant?.identifier ?? ""),
     type: "",
     identifiers: "*",
     attributes: "*",

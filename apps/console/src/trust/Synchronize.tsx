@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Button, Modal } from "react-bootstrap";
+import { Alert, Button, Modal } from "react-bootstrap";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
@@ -181,7 +181,13 @@ export function SynchronizeRole({ role }: { role: Item }) {
   // In FDSC mode the role's policies go to the service's PAP instead (fdsc/role-sync.ts on the server).
   const serviceId = workspace?.hasService as string | undefined;
   const service = useItem(services, serviceId, allowed && !!serviceId && can.show(services, serviceId ?? ""));
-  if (!allowed) return null;
+  // Set by the server, in the same transaction, when an edit alters the policy the role would write.
+  const changed = role.synchronized !== true && role.changedSinceSynchronization === true && (
+    <Alert variant="warning" className="mt-3 mb-0" data-testid="role-changed-since-synchronization">
+      {t("synchronization.roles.changed")}
+    </Alert>
+  );
+  if (!allowed) return changed || null;
   const missing =
     workspace &&
     !isFdsc(service.data?.data) &&
@@ -189,13 +195,16 @@ export function SynchronizeRole({ role }: { role: Item }) {
       ? t("synchronization.roles.missing")
       : undefined;
   return (
-    <Synchronize
-      kind={roles}
-      item={role}
-      effects
-      missing={missing}
-      texts={isFdsc(service.data?.data) ? roleSyncTexts : undefined}
-    />
+    <>
+      {changed}
+      <Synchronize
+        kind={roles}
+        item={role}
+        effects
+        missing={missing}
+        texts={isFdsc(service.data?.data) ? roleSyncTexts : undefined}
+      />
+    </>
   );
 }
 

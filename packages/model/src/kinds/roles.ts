@@ -30,6 +30,8 @@ export const roles = defineKind({
     { name: "dataServiceProviderId", ...singleLine, required: true },
     { name: "verifiableCredentialType", ...singleLine, required: true },
     { name: "synchronized", input: "boolean", readOnly: true },
+    // Set with synchronized false when its policy changed after a synchronisation (migration 0023).
+    { name: "changedSinceSynchronization", input: "boolean", readOnly: true },
     { name: "synchronizationTime", input: "instant", never: 0, readOnly: true },
     { name: "lastDelegationEvidence", input: "json", readOnly: true },
     // FDSC mode: the ODRL policies the last synchronisation wrote to the PAP and read back.
