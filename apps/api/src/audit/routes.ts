@@ -113,10 +113,11 @@ const routeEvents: Record<string, (at: Answered) => AuditEvent | undefined> = {
       : historyWrite(
           at,
           "history.import",
-          at.answer ? { total: at.answer.total, created: at.answer.created, rejected: rejectedCount(at) } : {},
+          at.answer
+            ? { total: at.answer.total, created: at.answer.created, rejected: rejectedCount(at) }
+            : {},
         ),
-  [`POST ${ws}/subscriptions`]: (at) =>
-    peerWrite(at, "create", "subscriptions", String(at.answer?.id ?? "")),
+  [`POST ${ws}/subscriptions`]: (at) => peerWrite(at, "create", "subscriptions", String(at.answer?.id ?? "")),
   [`PUT ${ws}/subscriptions/:subscriptionId`]: (at) =>
     peerWrite(at, "update", "subscriptions", at.params.subscriptionId),
   [`DELETE ${ws}/subscriptions/:subscriptionId`]: (at) =>
