@@ -43,7 +43,7 @@ function codeOf(
     case "invalid_format":
       return { code: "field.format", params: { format: String(format) } };
     case "custom":
-      return reservedName(issue.params) ?? givenTwice(issue.params);
+      return reservedName(issue.params) ?? givenTwice(issue.params) ?? yearZero(issue.params);
     default:
       return undefined;
   }
@@ -63,6 +63,11 @@ function reservedName(params: unknown): { code: MessageCode; params: Params } | 
 function givenTwice(params: unknown): { code: MessageCode; params: Params } | undefined {
   const { twice } = (params ?? {}) as { twice?: unknown };
   return typeof twice === "string" ? { code: "field.givenTwice", params: { value: twice } } : undefined;
+}
+
+/** A date of year 0000, which the database's calendar lacks (see log-page.ts). */
+function yearZero(params: unknown): { code: MessageCode } | undefined {
+  return (params as { yearZero?: unknown } | undefined)?.yearZero ? { code: "field.yearZero" } : undefined;
 }
 
 /** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */
