@@ -9,6 +9,7 @@ import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { auditEvents, keptCreates } from "../storage/schema.ts";
 import { auditActions, kindsByName } from "@orrery/model";
+import { RefusalLog } from "./refusals.ts";
 import { changesListed, writeAudit, type Actor, type AuditEvent } from "./trail.ts";
 
 type Params = Record<string, string | undefined>;
@@ -317,14 +318,20 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
       route.onSend = [...[route.onSend ?? []].flat(), record] as onSendHookHandler[];
     });
     // A write refused for lack of permission, on any route: refusals are thrown (the guard's and the
-    // handlers'), so they pass here, and no other request pays for it.
+    // handlers'), so they pass here, and no other request pays for it. Aggregated by user and route.
+    const refusals = new RefusalLog((by, event) =>
+      writeAudit(db, by, [event]).catch((err: unknown) =>
+        app.log.error({ err }, "the audit event of a refusal could not be written"),
+      ),
+    );
     app.addHook("onError", async (request, _reply, error) => {
       const status = (error as { status?: number; statusCode?: number }).status ?? error.statusCode;
-      if (status !== 403 || !writes.has(request.method) || !request.routeOptions.url?.startsWith("/api"))
-        return;
+      const url = request.routeOptions.url;
+      if (status !== 403 || !writes.has(request.method) || !url?.startsWith("/api")) return;
       const event = eventOf(request, 403, undefined);
-      if (event) await write(request, event);
+      if (event) await refusals.record(request.session!, `${request.method} ${url}`, event);
     });
+    app.addHook("onClose", async () => refusals.close());
   }
 
   // Retention: the oldest events go, in the background, hourly (and once at start); a create's
