@@ -335,15 +335,19 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
   }
 
   // Retention: the oldest events go, in the background, hourly (and once at start); a create's
-  // event still on its record's row is cleared there (the trigger of migration 0018 lets it go).
+  // event still on its record's row is cleared there. The database refuses any other delete or
+  // change of the trail (migration 0022): this transaction names its cutoff for the triggers.
   const prune = async () => {
     const before = new Date(Date.now() - config.auditRetentionDays * 24 * HOUR);
     try {
-      await db.delete(auditEvents).where(lt(auditEvents.at, before));
-      await db.execute(
-        sql`UPDATE records SET created_event = NULL, created_by = NULL
-             WHERE created_event IS NOT NULL AND created_at < ${before}`,
-      );
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('orrery.audit_prune_before', ${before.toISOString()}, true)`);
+        await tx.delete(auditEvents).where(lt(auditEvents.at, before));
+        await tx.execute(
+          sql`UPDATE records SET created_event = NULL, created_by = NULL
+               WHERE created_event IS NOT NULL AND created_at < ${before}`,
+        );
+      });
     } catch (err) {
       app.log.error({ err }, "audit retention failed");
     }

@@ -509,6 +509,57 @@ const migrations: Array<{ name: string; sql: string }> = [
       CREATE INDEX data_access_decisions_tenant ON data_access_decisions (tenant, id)
     `,
   },
+  {
+    // The audit trail is append-only in the database too, not only through the API: UPDATE, TRUNCATE
+    // and DELETE on audit_events are refused, except the retention's own deletes (apps/api/src/audit:
+    // its transaction sets orrery.audit_prune_before to its cutoff, and only events older than that
+    // cutoff and than a day, the shortest retention, go). The trigger of 0018 no longer lets anyone
+    // clear a create's event kept on its record's row: only the retention, the same way; any other
+    // update that clears it moves the event to audit_events first, as any change of the row does.
+    // (A role that owns the tables can still drop a trigger: docs/deploy.md says how to keep the API's
+    // role from it.)
+    name: "0022_audit_append_only",
+    sql: `
+      CREATE FUNCTION audit_prune_cutoff() RETURNS timestamptz LANGUAGE plpgsql STABLE AS $$
+      DECLARE
+        cutoff text := current_setting('orrery.audit_prune_before', true);
+      BEGIN
+        IF cutoff IS NULL OR cutoff = '' THEN
+          RETURN NULL;
+        END IF;
+        RETURN least(cutoff::timestamptz, now() - interval '1 day');
+      END $$;
+      CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' AND OLD.at < audit_prune_cutoff() THEN
+          RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'the audit trail is append-only: % of audit_events refused', TG_OP
+          USING ERRCODE = 'insufficient_privilege';
+      END $$;
+      CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE ON audit_events
+        FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
+      CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_events_append_only();
+      CREATE OR REPLACE FUNCTION records_keep_create_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND NEW.created_event IS NULL AND OLD.created_at < audit_prune_cutoff() THEN
+          RETURN NEW;
+        END IF;
+        -- The event as audit_kept_creates reads it (the row is not changed yet).
+        INSERT INTO audit_events (id, at, subject, username, provider, action, kind, record_id, title,
+                                  workspace_id, outcome, changes, created, detail)
+          OVERRIDING SYSTEM VALUE
+          SELECT * FROM audit_kept_creates WHERE record_id = OLD.id;
+        IF TG_OP = 'DELETE' THEN
+          RETURN OLD;
+        END IF;
+        NEW.created_event := NULL;
+        NEW.created_by := NULL;
+        RETURN NEW;
+      END $$
+    `,
+  },
 ];
 
 /** A migration's statements: split at each `;`, except inside a $$-quoted function body. */
