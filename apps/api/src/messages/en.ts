@@ -104,6 +104,7 @@ export const en = {
   // Field errors (the field's name comes before the sentence).
   "field.invalid": "is invalid",
   "field.required": "is required",
+  "field.secretValueNotSet": "has no stored value to keep for {name}: type its value",
   "field.unknownFields": "has unknown fields: {keys}",
   "field.type": "must be {expected}",
   "field.type.string": "must be text",

@@ -103,6 +103,7 @@ export const fr: Record<MessageCode, string> = {
 
   "field.invalid": "n’est pas valide",
   "field.required": "est obligatoire",
+  "field.secretValueNotSet": "n’a pas de valeur enregistrée à garder pour {name} : saisissez sa valeur",
   "field.unknownFields": "contient des champs inconnus : {keys}",
   "field.type": "doit être {expected}",
   "field.type.string": "doit être du texte",

@@ -510,6 +510,42 @@ const migrations: Array<{ name: string; sql: string }> = [
     `,
   },
   {
+    // A context broker's custom headers carry credentials (an Authorization, an API key): their values
+    // become secrets (model: secretValues). The names stay as data, each {"set": true}; the values go to
+    // secrets.customHeaders, marked "plain:" until the API seals them with its key at start (SQL has
+    // no key: Records.sealPlainValues, before any request). Past audit events keep the names only.
+    // The create's event kept on a row reads the row's data: rewritten with the trigger of 0018 off,
+    // it stays on its row, scrubbed too.
+    name: "0021_custom_header_secrets",
+    sql: `
+      ALTER TABLE records DISABLE TRIGGER records_create_event;
+      UPDATE records
+         SET secrets = secrets || jsonb_build_object('customHeaders', 'plain:' || (data->'customHeaders')::text),
+             data = jsonb_set(data, '{customHeaders}', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(data->'customHeaders')))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(data->'customHeaders') = 'object'
+         AND EXISTS (SELECT 1 FROM jsonb_each(data->'customHeaders') WHERE jsonb_typeof(value) = 'string');
+      UPDATE records SET data = data - 'customHeaders'
+       WHERE kind = 'context-brokers' AND data->'customHeaders' IN ('{}'::jsonb, 'null'::jsonb);
+      ALTER TABLE records ENABLE TRIGGER records_create_event;
+      UPDATE audit_events
+         SET created = jsonb_set(created, '{customHeaders}', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(created->'customHeaders')))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(created->'customHeaders') = 'object';
+      UPDATE audit_events
+         SET changes = (
+           SELECT jsonb_agg(
+                    CASE WHEN c->>'field' = 'customHeaders' THEN
+                      (c - 'before' - 'after')
+                      || CASE WHEN jsonb_typeof(c->'before') = 'object'
+                              THEN jsonb_build_object('before', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(c->'before'))) ELSE '{}'::jsonb END
+                      || CASE WHEN jsonb_typeof(c->'after') = 'object'
+                              THEN jsonb_build_object('after', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(c->'after'))) ELSE '{}'::jsonb END
+                    ELSE c END ORDER BY n)
+             FROM jsonb_array_elements(changes) WITH ORDINALITY AS e(c, n))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(changes) = 'array'
+         AND changes @> '[{"field": "customHeaders"}]'::jsonb
+    `,
+  },
+  {
     // The audit trail is append-only in the database too, not only through the API: UPDATE, TRUNCATE
     // and DELETE on audit_events are refused, except the retention's own deletes (apps/api/src/audit:
     // its transaction sets orrery.audit_prune_before to its cutoff, and only events older than that
