@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { driver } from "./support/harness.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeGoogleSheets, type FakeGoogleSheets } from "../../../test/fakes/google-sheets.ts";
+import { client, driver, startTestApp, type TestApp } from "./support/harness.ts";
 import { useEmbeddedWorkspace } from "./support/embedded-workspace.ts";
 
 const ctx = useEmbeddedWorkspace();
@@ -103,5 +104,44 @@ describe(`writes to the brokers are in the audit trail (${driver})`, () => {
     const regs = await events({ kind: "registrations", record: rid });
     expect(regs.map((e) => e.action)).toEqual(["delete", "create"]);
     expect(regs[0]!.detail).toEqual({ of: ctx.brokerId });
+  });
+});
+
+describe(`writes to a Google Sheet are in the audit trail (${driver})`, () => {
+  let google: FakeGoogleSheets;
+  let t: TestApp;
+  beforeAll(async () => {
+    google = await startFakeGoogleSheets();
+    t = await startTestApp({
+      GOOGLE_SERVICE_ACCOUNT_KEY_FILE: google.keyFile,
+      GOOGLE_SHEETS_URL: google.url,
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await google?.close();
+  });
+
+  it("records which sheet was replaced and how many rows, not the cells", async () => {
+    const api = client(t, await t.tokenFor("admin"));
+    const sheetName = "Export .*+?(|\\";
+    const query = `spreadsheetId=sheet-1&sheetName=${encodeURIComponent(sheetName)}`;
+    google.sheets.set(`sheet-1/${sheetName}`, [["old"]]);
+    const rows = [
+      ["id", "type"],
+      ["urn:ngsi-ld:Building:2", "Building"],
+      ["=SECRET()", "x"],
+    ];
+    expect((await api("POST", `/api/proxies/google-sheets/write-sheet?${query}`, rows)).status).toBe(204);
+    const trail = await api("GET", "/api/audit?action=sheet.write");
+    expect(trail.status).toBe(200);
+    expect(trail.body.items).toHaveLength(1);
+    expect(trail.body.items[0]).toMatchObject({
+      kind: "google-sheets",
+      recordId: "sheet-1",
+      title: sheetName,
+      detail: { rows: 3 },
+    });
+    expect(trail.raw).not.toContain("SECRET");
   });
 });
