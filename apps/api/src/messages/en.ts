@@ -122,7 +122,8 @@ export const en = {
   "field.min": "must be at least {minimum}",
   "field.max": "must be at most {maximum}",
   "field.format": "must be a valid {format}",
-  "field.yearZero": "must be a date from year 0001 on (year 0000 does not exist in the calendar the database keeps)",
+  "field.yearZero":
+    "must be a date from year 0001 on (year 0000 does not exist in the calendar the database keeps)",
   "field.unknownReference": "refers to no existing {kind}",
   "field.unknownReferenceHere": "refers to no {kind} in this workspace",
   "field.outsideOf": "refers to a record ({kind}) that does not belong to the chosen {field}",

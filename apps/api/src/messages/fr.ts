@@ -121,7 +121,8 @@ export const fr: Record<MessageCode, string> = {
   "field.min": "doit être au moins {minimum}",
   "field.max": "doit être au plus {maximum}",
   "field.format": "doit être un {format} valide",
-  "field.yearZero": "doit être une date à partir de l’an 0001 (l’an 0000 n’existe pas dans le calendrier que garde la base de données)",
+  "field.yearZero":
+    "doit être une date à partir de l’an 0001 (l’an 0000 n’existe pas dans le calendrier que garde la base de données)",
   "field.unknownReference": "désigne un enregistrement ({kind}) qui n’existe pas",
   "field.unknownReferenceHere":
     "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",
