@@ -124,6 +124,7 @@ export async function buildApp(
   const key = loadKey(config.encryptionKey, config.dataDir);
   const cipher = createCipher(key);
   const records = new Records(db, cipher, kinds, storage.driver === "postgresql" ? 2 : 1);
+  await records.sealPlainValues();
   const provider: IdentityProvider =
     config.authProvider === "keyrock"
       ? keyrockProvider(config.keyrock)

@@ -10,3 +10,4 @@ export { reservedAttributeNames } from "./fields.ts";
 export { hostileValue, maxJsonDepth, type HostileFlaw } from "./hostile-input.ts";
 export * from "./title.ts";
 export * from "./audit.ts";
+export { csvExportOptions, csvFormula, fromCsvCell } from "./csv-formulas.ts";

@@ -94,6 +94,12 @@ export type Field = FieldInput & {
   default?: string | boolean | number;
   /** Write-only: encrypted at rest, read back as `{ set: true }`, kept when an update omits it. */
   secret?: boolean;
+  /**
+   * A map whose values are write-only (a broker's custom headers: an Authorization or an API key):
+   * the names are data, the values encrypted at rest; each is read back as `{ set: true }`, and a
+   * write that sends `{ set: true }` for a name keeps its stored value.
+   */
+  secretValues?: boolean;
   /** Personal data (an identity manager account's user name): read only by those who may change the record. */
   personal?: boolean;
   /** Cannot change after creation (the temporal service type). */

@@ -61,14 +61,17 @@ function valueSchema(field: Field): z.ZodType {
       return z.number().int().min(0).max(253_402_300_799); // up to 9999-12-31T23:59:59Z
     case "json":
       return z.unknown();
-    case "headers":
+    case "headers": {
+      const value = z
+        .string()
+        .max(4_000)
+        .regex(/^[^\r\n]*$/, "header values are one line");
       return z.record(
         z.string().regex(headerName, "header names are letters, digits and -"),
-        z
-          .string()
-          .max(4_000)
-          .regex(/^[^\r\n]*$/, "header values are one line"),
+        // A value as it was read (`{ set: true }`): keep the stored one.
+        field.secretValues ? z.union([value, z.object({ set: z.literal(true) }).strict()]) : value,
       );
+    }
     case "lines": {
       let line = z.string().min(1);
       if (field.pattern)
@@ -129,7 +132,13 @@ export function writeSchema(kind: KindDefinition, mode: Mode, audience: "api" | 
 export function readSchema(kind: KindDefinition) {
   const shape: Record<string, z.ZodType> = { id: z.string() };
   for (const field of kind.fields) {
-    shape[field.name] = (field.secret ? z.object({ set: z.boolean() }) : valueSchema(field)).optional();
+    shape[field.name] = (
+      field.secret
+        ? z.object({ set: z.boolean() })
+        : field.secretValues
+          ? z.record(z.string(), z.object({ set: z.boolean() }))
+          : valueSchema(field)
+    ).optional();
   }
   if (kind.scope === "workspace") shape.hasWorkspace = z.string().optional();
   return z.object(shape);

@@ -9,6 +9,7 @@ import { problemSchema } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { auditEvents, keptCreates } from "../storage/schema.ts";
 import { auditActions, kindsByName } from "@orrery/model";
+import { RefusalLog } from "./refusals.ts";
 import { changesListed, writeAudit, type Actor, type AuditEvent } from "./trail.ts";
 
 type Params = Record<string, string | undefined>;
@@ -64,6 +65,16 @@ const peerWrite = (
 });
 
 const ws = "/api/workspace/:workspaceId";
+const history = `${ws}/temporal-entities/:entityId/properties/:propertyId/instances`;
+const rejectedCount = (at: Answered) =>
+  Array.isArray(at.answer?.rejected) ? at.answer.rejected.length : undefined;
+/** A write to an attribute's history: the entity, the property and the instance it names. */
+const historyWrite = (at: Answered, action: AuditEvent["action"], more: Record<string, unknown> = {}) =>
+  entity(at, action, {
+    propertyId: at.params.propertyId,
+    ...(at.params.instanceId ? { instanceId: at.params.instanceId } : {}),
+    ...more,
+  });
 /**
  * Changes that do not pass through the record layer (writes to the workspace's broker, to its
  * identity manager and authorization registry), by the route the router matched: recorded once the
@@ -93,6 +104,38 @@ const routeEvents: Record<string, (at: Answered) => AuditEvent | undefined> = {
               : {}),
           },
         },
+  // An attribute's history (the temporal API of the workspace's broker): what was written where.
+  [`POST ${history}`]: (at) => historyWrite(at, "history.add"),
+  [`PATCH ${history}/:instanceId`]: (at) => historyWrite(at, "history.update"),
+  [`DELETE ${history}/:instanceId`]: (at) => historyWrite(at, "history.delete"),
+  [`POST ${history}/import`]: (at) =>
+    at.query.dryRun === "true"
+      ? undefined
+      : historyWrite(
+          at,
+          "history.import",
+          at.answer
+            ? { total: at.answer.total, created: at.answer.created, rejected: rejectedCount(at) }
+            : {},
+        ),
+  [`POST ${ws}/subscriptions`]: (at) => peerWrite(at, "create", "subscriptions", String(at.answer?.id ?? "")),
+  [`PUT ${ws}/subscriptions/:subscriptionId`]: (at) =>
+    peerWrite(at, "update", "subscriptions", at.params.subscriptionId),
+  [`DELETE ${ws}/subscriptions/:subscriptionId`]: (at) =>
+    peerWrite(at, "delete", "subscriptions", at.params.subscriptionId),
+  // A context source registration lives in a broker, not in a workspace: recorded with its broker.
+  "POST /api/context-brokers/:id/registrations": (at) =>
+    peerWrite(at, "create", "registrations", String(at.answer?.id ?? "")),
+  "DELETE /api/context-brokers/:id/registrations/:registrationId": (at) =>
+    peerWrite(at, "delete", "registrations", at.params.registrationId),
+  [`POST ${ws}/wot-actions/:id/execute`]: (at) => ({
+    action: "wot.execute",
+    kind: "wot-actions",
+    recordId: at.params.id,
+    title: at.params.id,
+    workspaceId: at.params.workspaceId,
+    detail: { entityId: at.query.entityId, inputs: attributes(at.body) },
+  }),
   [`POST ${ws}/users/:userId/roles/:roleName`]: (at) => ({
     action: "role.assign",
     kind: "users",
@@ -136,11 +179,35 @@ const routeEvents: Record<string, (at: Answered) => AuditEvent | undefined> = {
     peerWrite(at, "update", "trusted-issuers", at.params.did),
   "DELETE /api/trusted-issuers-lists/:id/issuers/:did": (at) =>
     peerWrite(at, "delete", "trusted-issuers", at.params.did),
+  // A policy (a delegation evidence) written at an iSHARE authorization registry: the proxy answers
+  // the registry's status in its body, so a refusal there is recorded as a failure.
+  "POST /api/proxies/authorization-registry/create-policy": (at) => {
+    const status = typeof at.answer?.status === "number" ? at.answer.status : at.status;
+    const target = ((at.body as Record<string, any> | undefined)?.delegationEvidence?.target ?? {}) as Params;
+    return {
+      action: "create",
+      kind: "delegation-policies",
+      recordId: at.query.authorizationRegistryId ?? "",
+      title: String(target.accessSubject ?? ""),
+      outcome: ok(status) ? "success" : "failure",
+      detail: { grant: at.query.authorizationRegistryGrantId, status, accessSubject: target.accessSubject },
+    };
+  },
+  // The sheet's cells, replaced: which sheet and how many rows, not the cells.
+  "POST /api/proxies/google-sheets/write-sheet": (at) => ({
+    action: "sheet.write",
+    kind: "google-sheets",
+    recordId: at.query.spreadsheetId ?? "",
+    title: at.query.sheetName ?? "",
+    detail: { rows: Array.isArray(at.body) ? at.body.length : 0 },
+  }),
   "PUT /api/services/:id/credential-configuration": (at) =>
     peerWrite(at, "update", "credential-configuration", at.params.id),
   "DELETE /api/services/:id/credential-configuration": (at) =>
     peerWrite(at, "delete", "credential-configuration", at.params.id),
 };
+/** The routes (`METHOD /api/...`) whose writes this plugin records; the record layer records the others. */
+export const routesWithEvents: ReadonlySet<string> = new Set(Object.keys(routeEvents));
 /** Routes whose failures are recorded too. */
 const recordsFailures = (key: string) => key.endsWith("/synchronize");
 
@@ -251,26 +318,36 @@ export function registerAudit(app: FastifyInstance, records: Records, config: Co
       route.onSend = [...[route.onSend ?? []].flat(), record] as onSendHookHandler[];
     });
     // A write refused for lack of permission, on any route: refusals are thrown (the guard's and the
-    // handlers'), so they pass here, and no other request pays for it.
+    // handlers'), so they pass here, and no other request pays for it. Aggregated by user and route.
+    const refusals = new RefusalLog((by, event) =>
+      writeAudit(db, by, [event]).catch((err: unknown) =>
+        app.log.error({ err }, "the audit event of a refusal could not be written"),
+      ),
+    );
     app.addHook("onError", async (request, _reply, error) => {
       const status = (error as { status?: number; statusCode?: number }).status ?? error.statusCode;
-      if (status !== 403 || !writes.has(request.method) || !request.routeOptions.url?.startsWith("/api"))
-        return;
+      const url = request.routeOptions.url;
+      if (status !== 403 || !writes.has(request.method) || !url?.startsWith("/api")) return;
       const event = eventOf(request, 403, undefined);
-      if (event) await write(request, event);
+      if (event) await refusals.record(request.session!, `${request.method} ${url}`, event);
     });
+    app.addHook("onClose", async () => refusals.close());
   }
 
   // Retention: the oldest events go, in the background, hourly (and once at start); a create's
-  // event still on its record's row is cleared there (the trigger of migration 0018 lets it go).
+  // event still on its record's row is cleared there. The database refuses any other delete or
+  // change of the trail (migration 0022): this transaction names its cutoff for the triggers.
   const prune = async () => {
     const before = new Date(Date.now() - config.auditRetentionDays * 24 * HOUR);
     try {
-      await db.delete(auditEvents).where(lt(auditEvents.at, before));
-      await db.execute(
-        sql`UPDATE records SET created_event = NULL, created_by = NULL
-             WHERE created_event IS NOT NULL AND created_at < ${before}`,
-      );
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('orrery.audit_prune_before', ${before.toISOString()}, true)`);
+        await tx.delete(auditEvents).where(lt(auditEvents.at, before));
+        await tx.execute(
+          sql`UPDATE records SET created_event = NULL, created_by = NULL
+               WHERE created_event IS NOT NULL AND created_at < ${before}`,
+        );
+      });
     } catch (err) {
       app.log.error({ err }, "audit retention failed");
     }

@@ -59,7 +59,8 @@ const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.s
 /**
  * The fields that differ between two versions of a record (the first empty for a create, the second
  * for a delete). A secret is said to have changed (its ciphertext differs: it was given again), never
- * with a value, not even its ciphertext or a hash of it.
+ * with a value, not even its ciphertext or a hash of it. A map of secret values (custom headers) shows
+ * the names it had and has, each `{ set: true }`, or only that it changed when its names stayed.
  */
 export function changesOf(kind: KindDefinition, before: Stored | undefined, after: Stored | undefined) {
   const b = before ?? none;
@@ -68,6 +69,9 @@ export function changesOf(kind: KindDefinition, before: Stored | undefined, afte
   for (const field of kind.fields) {
     const name = field.name;
     if (field.secret) {
+      if (b.secrets[name] !== a.secrets[name]) changes.push({ field: name, secret: true });
+    } else if (field.secretValues && same(b.data[name], a.data[name])) {
+      // Same names (each `{ set: true }`): a value given again only says the map changed.
       if (b.secrets[name] !== a.secrets[name]) changes.push({ field: name, secret: true });
     } else if (!same(b.data[name], a.data[name])) {
       changes.push({

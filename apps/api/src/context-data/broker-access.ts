@@ -117,7 +117,7 @@ export async function workspaceBroker(
     implementationName: String(broker.data.implementationName),
     label: String(broker.data.name),
     tenant,
-    customHeaders: broker.data.customHeaders as Record<string, string> | undefined,
+    customHeaders: records.secretValues(broker, "customHeaders"),
     context: options.context,
     // The embedded broker of this process is reached with the API's own credential (src/pep).
     bearer: ownBrokerBearer(address(broker.data)) ?? bearer,

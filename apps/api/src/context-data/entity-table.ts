@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { rowToEntity, type ColumnSpec, type Entity, type NgsiLdClient } from "@orrery/ngsi-ld";
-import type { ImportReport } from "@orrery/model";
+import { csvExportOptions, fromCsvCell, type ImportReport } from "@orrery/model";
 import { say, type Language, type MessageCode, type Params } from "../messages/say.ts";
 import type { Item } from "../resources/records.ts";
 import { listOrEmpty } from "./broker-access.ts";
@@ -36,7 +36,11 @@ export function parseCsv(text: string): ImportRow[] {
   const rows: ImportRow[] = [];
   records.forEach((cells, i) => {
     if (cells.every((c) => c.trim() === "")) return;
-    rows.push({ row: i + 2, cells: Object.fromEntries(names.map((n, j) => [n, cells[j] ?? ""])) });
+    // A cell exported as text (a formula's `'`, see csvExportOptions) is read back as it was.
+    rows.push({
+      row: i + 2,
+      cells: Object.fromEntries(names.map((n, j) => [n, fromCsvCell(cells[j] ?? "")])),
+    });
   });
   return rows;
 }
@@ -146,4 +150,4 @@ export async function importRows(
 
 /** CSV lines (CRLF, quoted only where needed) of some rows. */
 export const csvLines = (rows: string[][]) =>
-  rows.length ? `${Papa.unparse(rows, { newline: "\r\n", header: false })}\r\n` : "";
+  rows.length ? `${Papa.unparse(rows, { newline: "\r\n", header: false, ...csvExportOptions })}\r\n` : "";

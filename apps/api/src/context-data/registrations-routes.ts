@@ -99,7 +99,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, records: Record
       implementationName: String(d.implementationName),
       label: String(d.name),
       tenant: d.multiTenancyEnabled === true ? tenantName : undefined,
-      customHeaders: d.customHeaders as Record<string, string> | undefined,
+      customHeaders: records.secretValues(row, "customHeaders"),
       bearer: ownBrokerBearer(address(d)),
       pageSize: Number(d.paginationMaxLimit) || undefined,
     });

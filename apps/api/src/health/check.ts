@@ -101,10 +101,14 @@ async function firstAlive(attempts: Attempt[], timeoutMs: number): Promise<Probe
   return first!;
 }
 
-async function checkBroker(d: Data, timeoutMs: number): Promise<CheckResult> {
+async function checkBroker(
+  d: Data,
+  customHeaders: Record<string, string> | undefined,
+  timeoutMs: number,
+): Promise<CheckResult> {
   const own = ownBrokerBearer(base(d));
   const headers = {
-    ...((d.customHeaders as Record<string, string> | undefined) ?? {}),
+    ...customHeaders,
     // This process's embedded broker: with the API's credential, so that its checks are not refusals.
     ...(own ? { authorization: `Bearer ${own}` } : {}),
   };
@@ -322,7 +326,7 @@ export async function checkComponent(
   try {
     switch (kind.kind) {
       case contextBrokers.kind:
-        return await checkBroker(row.data, timeoutMs);
+        return await checkBroker(row.data, records.secretValues(row, "customHeaders"), timeoutMs);
       case temporalServices.kind:
         return await checkTemporalService(row.data, timeoutMs);
       case identityManagers.kind:

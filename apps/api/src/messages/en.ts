@@ -107,6 +107,7 @@ export const en = {
   // Field errors (the field's name comes before the sentence).
   "field.invalid": "is invalid",
   "field.required": "is required",
+  "field.secretValueNotSet": "has no stored value to keep for {name}: type its value",
   "field.unknownFields": "has unknown fields: {keys}",
   "field.type": "must be {expected}",
   "field.type.string": "must be text",
@@ -135,6 +136,8 @@ export const en = {
   "format.ngsiName": "must be letters, digits, - or _",
   "format.accessSubject": "must be one word, without spaces (registries refuse spaces in an access subject)",
   "format.other": "does not have the expected form",
+  "field.yearZero":
+    "must be a date from year 0001 on (year 0000 does not exist in the calendar the database keeps)",
   "field.unknownReference": "refers to no existing {kind}",
   "field.unknownReferenceHere": "refers to no {kind} in this workspace",
   "field.outsideOf": "refers to a record ({kind}) that does not belong to the chosen {field}",

@@ -105,6 +105,7 @@ export const fr: Record<MessageCode, string> = {
 
   "field.invalid": "n’est pas valide",
   "field.required": "est obligatoire",
+  "field.secretValueNotSet": "n’a pas de valeur enregistrée à garder pour {name} : saisissez sa valeur",
   "field.unknownFields": "contient des champs inconnus : {keys}",
   "field.type": "doit être {expected}",
   "field.type.string": "doit être du texte",
@@ -133,6 +134,8 @@ export const fr: Record<MessageCode, string> = {
   "format.accessSubject":
     "doit être un seul mot, sans espace (les registres refusent les espaces dans un sujet d’accès)",
   "format.other": "n’a pas la forme attendue",
+  "field.yearZero":
+    "doit être une date à partir de l’an 0001 (l’an 0000 n’existe pas dans le calendrier que garde la base de données)",
   "field.unknownReference": "désigne un enregistrement ({kind}) qui n’existe pas",
   "field.unknownReferenceHere":
     "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",

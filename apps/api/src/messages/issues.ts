@@ -44,7 +44,7 @@ function codeOf(
     case "invalid_format":
       return { code: "field.format", params: { format: String(format) } };
     case "custom":
-      return reservedName(issue.params) ?? givenTwice(issue.params);
+      return reservedName(issue.params) ?? givenTwice(issue.params) ?? yearZero(issue.params);
     default:
       return undefined;
   }
@@ -76,6 +76,11 @@ function patternOf(message: string | undefined): { code: MessageCode; params?: P
   if (format) return { code: `format.${format}` };
   // A route's own words for its pattern ("must be a URI") are kept; zod's default is not.
   return message && !message.startsWith("Invalid") ? undefined : { code: "format.other" };
+}
+
+/** A date of year 0000, which the database's calendar lacks (see log-page.ts). */
+function yearZero(params: unknown): { code: MessageCode } | undefined {
+  return (params as { yearZero?: unknown } | undefined)?.yearZero ? { code: "field.yearZero" } : undefined;
 }
 
 /** A field error's message, code and parameters for a zod issue; a custom issue keeps its own words. */

@@ -20,6 +20,7 @@ import { fieldError, invalid, notFound, problem, type FieldError } from "../prob
 import type { Database } from "../storage/database.ts";
 import { records, type AuditChange } from "../storage/schema.ts";
 import { WriteBatch } from "../storage/write-batch.ts";
+import { openValues, PLAIN, writeValues } from "./secret-values.ts";
 import { uniquely } from "./unique-names.ts";
 import { namesOf } from "./titles.ts";
 
@@ -390,6 +391,33 @@ export class Records {
       .update(records)
       .set({ data: sql`${records.data} || ${JSON.stringify(patch)}::jsonb` })
       .where(and(eq(records.id, id), eq(records.kind, kind.kind)));
+  }
+
+  /** The plain values of a map of secret values (a broker's custom headers), for the server's own calls to peers. */
+  secretValues(row: Pick<Row, "secrets">, field: string): Record<string, string> | undefined {
+    const values = openValues(this.cipher, row.secrets[field]);
+    return Object.keys(values).length ? values : undefined;
+  }
+
+  /** Seals the values migration 0021 moved as they were (at start, before any request). */
+  async sealPlainValues(): Promise<void> {
+    for (const kind of this.kinds)
+      for (const field of kind.fields.filter((f) => f.secretValues)) {
+        const rows = await this.db
+          .select({ id: records.id, secrets: records.secrets })
+          .from(records)
+          .where(
+            and(eq(records.kind, kind.kind), sql`${records.secrets}->>${field.name} LIKE ${`${PLAIN}%`}`),
+          );
+        for (const row of rows) {
+          const plain = row.secrets[field.name]!;
+          const sealed = this.cipher.encrypt(JSON.stringify(openValues(this.cipher, plain)));
+          await this.db.execute(
+            sql`UPDATE records SET secrets = jsonb_set(secrets, ${`{${field.name}}`}::text[], to_jsonb(${sealed}::text))
+                 WHERE id = ${row.id} AND secrets->>${field.name} = ${plain}`,
+          );
+        }
+      }
   }
 
   /** The plain value of a secret, for the server's own calls to peers. Never sent to a client. */
@@ -1041,9 +1069,15 @@ export class Records {
   private split(kind: KindDefinition, input: Data, stored: Record<string, string>) {
     const data: Data = {};
     const secrets: Record<string, string> = {};
+    const errors: FieldError[] = [];
     for (const field of kind.fields) {
       const value = input[field.name];
-      if (!field.secret) {
+      if (field.secretValues) {
+        const written = writeValues(this.cipher, field.name, value, stored[field.name]);
+        errors.push(...written.errors);
+        if (written.names) data[field.name] = written.names;
+        if (written.sealed !== undefined) secrets[field.name] = written.sealed;
+      } else if (!field.secret) {
         if (value !== undefined) data[field.name] = value;
       } else if (typeof value === "string") {
         secrets[field.name] = this.cipher.encrypt(value);
@@ -1062,7 +1096,7 @@ export class Records {
     const missing = missingRequired(kind, { ...data, ...secrets }, "create").map((f) =>
       fieldError(f.name, "field.required"),
     );
-    if (missing.length) throw invalid(missing);
+    if (missing.length || errors.length) throw invalid([...missing, ...errors]);
     return { data, secrets };
   }
 }

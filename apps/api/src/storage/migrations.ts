@@ -510,6 +510,93 @@ const migrations: Array<{ name: string; sql: string }> = [
     `,
   },
   {
+    // A context broker's custom headers carry credentials (an Authorization, an API key): their values
+    // become secrets (model: secretValues). The names stay as data, each {"set": true}; the values go to
+    // secrets.customHeaders, marked "plain:" until the API seals them with its key at start (SQL has
+    // no key: Records.sealPlainValues, before any request). Past audit events keep the names only.
+    // The create's event kept on a row reads the row's data: rewritten with the trigger of 0018 off,
+    // it stays on its row, scrubbed too.
+    name: "0021_custom_header_secrets",
+    sql: `
+      ALTER TABLE records DISABLE TRIGGER records_create_event;
+      UPDATE records
+         SET secrets = secrets || jsonb_build_object('customHeaders', 'plain:' || (data->'customHeaders')::text),
+             data = jsonb_set(data, '{customHeaders}', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(data->'customHeaders')))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(data->'customHeaders') = 'object'
+         AND EXISTS (SELECT 1 FROM jsonb_each(data->'customHeaders') WHERE jsonb_typeof(value) = 'string');
+      UPDATE records SET data = data - 'customHeaders'
+       WHERE kind = 'context-brokers' AND data->'customHeaders' IN ('{}'::jsonb, 'null'::jsonb);
+      ALTER TABLE records ENABLE TRIGGER records_create_event;
+      UPDATE audit_events
+         SET created = jsonb_set(created, '{customHeaders}', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(created->'customHeaders')))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(created->'customHeaders') = 'object';
+      UPDATE audit_events
+         SET changes = (
+           SELECT jsonb_agg(
+                    CASE WHEN c->>'field' = 'customHeaders' THEN
+                      (c - 'before' - 'after')
+                      || CASE WHEN jsonb_typeof(c->'before') = 'object'
+                              THEN jsonb_build_object('before', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(c->'before'))) ELSE '{}'::jsonb END
+                      || CASE WHEN jsonb_typeof(c->'after') = 'object'
+                              THEN jsonb_build_object('after', (SELECT coalesce(jsonb_object_agg(key, '{"set": true}'::jsonb), '{}'::jsonb) FROM jsonb_each(c->'after'))) ELSE '{}'::jsonb END
+                    ELSE c END ORDER BY n)
+             FROM jsonb_array_elements(changes) WITH ORDINALITY AS e(c, n))
+       WHERE kind = 'context-brokers' AND jsonb_typeof(changes) = 'array'
+         AND changes @> '[{"field": "customHeaders"}]'::jsonb
+    `,
+  },
+  {
+    // The audit trail is append-only in the database too, not only through the API: UPDATE, TRUNCATE
+    // and DELETE on audit_events are refused, except the retention's own deletes (apps/api/src/audit:
+    // its transaction sets orrery.audit_prune_before to its cutoff, and only events older than that
+    // cutoff and than a day, the shortest retention, go). The trigger of 0018 no longer lets anyone
+    // clear a create's event kept on its record's row: only the retention, the same way; any other
+    // update that clears it moves the event to audit_events first, as any change of the row does.
+    // (A role that owns the tables can still drop a trigger: docs/deploy.md says how to keep the API's
+    // role from it.)
+    name: "0022_audit_append_only",
+    sql: `
+      CREATE FUNCTION audit_prune_cutoff() RETURNS timestamptz LANGUAGE plpgsql STABLE AS $$
+      DECLARE
+        cutoff text := current_setting('orrery.audit_prune_before', true);
+      BEGIN
+        IF cutoff IS NULL OR cutoff = '' THEN
+          RETURN NULL;
+        END IF;
+        RETURN least(cutoff::timestamptz, now() - interval '1 day');
+      END $$;
+      CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' AND OLD.at < audit_prune_cutoff() THEN
+          RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'the audit trail is append-only: % of audit_events refused', TG_OP
+          USING ERRCODE = 'insufficient_privilege';
+      END $$;
+      CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE ON audit_events
+        FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
+      CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_events_append_only();
+      CREATE OR REPLACE FUNCTION records_keep_create_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'UPDATE' AND NEW.created_event IS NULL AND OLD.created_at < audit_prune_cutoff() THEN
+          RETURN NEW;
+        END IF;
+        -- The event as audit_kept_creates reads it (the row is not changed yet).
+        INSERT INTO audit_events (id, at, subject, username, provider, action, kind, record_id, title,
+                                  workspace_id, outcome, changes, created, detail)
+          OVERRIDING SYSTEM VALUE
+          SELECT * FROM audit_kept_creates WHERE record_id = OLD.id;
+        IF TG_OP = 'DELETE' THEN
+          RETURN OLD;
+        END IF;
+        NEW.created_event := NULL;
+        NEW.created_by := NULL;
+        RETURN NEW;
+      END $$
+    `,
+  },
+  {
     // A role says synchronised only while its policy in the registry (iSHARE) or the PAP (FDSC) is
     // what the role would write now. Every change that alters that policy resets the flag, in the
     // transaction of the change and whatever route makes it (a kind's CRUD, the data-service-actions

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { itemPath, kindsByName } from "@orrery/model";
+import { csvExportOptions, itemPath, kindsByName } from "@orrery/model";
 import { get } from "../api.ts";
 import { logQuery } from "../app/LogToolbar.tsx";
 import { kindRoute, placementOf, routeTo } from "../routes.ts";
@@ -70,7 +70,10 @@ export async function fetchAllAudit(filters: AuditFilters, max = 100_000): Promi
 
 const cell = (value: unknown) => (value === undefined ? "" : JSON.stringify(value));
 
-/** The events as CSV, one row per event, the changes as JSON (papaparse quotes what needs it). */
+/**
+ * The events as CSV, one row per event, the changes as JSON (papaparse quotes what needs it). Titles,
+ * ids and paths are chosen by users: a cell a spreadsheet would run as a formula is written as text.
+ */
 export async function auditCsv(events: AuditEvent[]): Promise<string> {
   const { default: Papa } = await import("papaparse");
   return Papa.unparse(
@@ -105,6 +108,7 @@ export async function auditCsv(events: AuditEvent[]): Promise<string> {
         "changes",
         "detail",
       ],
+      ...csvExportOptions,
     },
   );
 }

@@ -11,6 +11,12 @@ const actionKeys: Record<string, string> = {
   "attribute.update": "audit.actions.attributeUpdate",
   "attribute.delete": "audit.actions.attributeDelete",
   import: "audit.actions.import",
+  "history.add": "audit.actions.historyAdd",
+  "history.update": "audit.actions.historyUpdate",
+  "history.delete": "audit.actions.historyDelete",
+  "history.import": "audit.actions.historyImport",
+  "wot.execute": "audit.actions.wotExecute",
+  "sheet.write": "audit.actions.sheetWrite",
   "role.assign": "audit.actions.roleAssign",
   "role.remove": "audit.actions.roleRemove",
   synchronize: "audit.actions.synchronize",
@@ -31,11 +37,20 @@ export const actionLabel = (t: TFunction, action: string) =>
 export const outcomeLabel = (t: TFunction, outcome: string) =>
   outcomeKeys[outcome] ? t(outcomeKeys[outcome]) : outcome;
 
+/** What a peer holds, recorded under its own name (the keys written out, for the catalogue test). */
+const peerKindKeys: Record<string, string> = {
+  entities: "audit.kinds.entities",
+  users: "audit.kinds.users",
+  subscriptions: "audit.kinds.subscriptions",
+  registrations: "audit.kinds.registrations",
+  "delegation-policies": "audit.kinds.delegationPolicies",
+  "google-sheets": "audit.kinds.googleSheets",
+};
+
 /** A kind's name in the console's words: its plural, or what the API calls it (entities, users). */
 export function kindLabel(t: TFunction, kind: string): string {
   if (!kind) return "";
-  if (kind === "entities") return t("audit.kinds.entities");
-  if (kind === "users") return t("audit.kinds.users");
+  if (peerKindKeys[kind]) return t(peerKindKeys[kind]);
   return t(`kinds.${kind}.one`, { defaultValue: kind });
 }
 

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { csvExportOptions } from "@orrery/model";
 import { get } from "../api.ts";
 import { logQuery } from "../app/LogToolbar.tsx";
 
@@ -95,6 +96,6 @@ export async function decisionsCsv(decisions: Decision[]): Promise<string> {
   const { default: Papa } = await import("papaparse");
   return Papa.unparse(
     decisions.map((d) => ({ ...d, roles: d.roles?.join(" ") ?? "" })),
-    { columns: [...columns], escapeFormulae: true },
+    { columns: [...columns], ...csvExportOptions },
   );
 }

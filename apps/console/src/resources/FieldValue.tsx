@@ -118,12 +118,14 @@ export function FieldValue({ field, value, item }: { field: Field; value: unknow
       return (
         <table className="table table-sm mb-0">
           <tbody>
-            {Object.entries(value as Record<string, string>).map(([name, v]) => (
+            {Object.entries(value as Record<string, unknown>).map(([name, v]) => (
               <tr key={name}>
                 <th scope="row" className="fw-normal font-monospace">
                   {name}
                 </th>
-                <td className="text-break">{v}</td>
+                <td className="text-break">
+                  {typeof v === "string" ? v : <em>{t("headers.secretValue")}</em>}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -2,10 +2,16 @@ import { useId, useState } from "react";
 import { Button, Form, InputGroup, Table } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 
-/** The custom headers map: add an entry with Set (needs a name), remove entries; the map disappears when emptied. */
+/** A header's value as the API reads it: `{ set: true }` for a stored one, which is never shown. */
+export type HeaderValue = string | { set: true };
+
+/**
+ * The custom headers map: add an entry with Set (needs a name), remove entries; the map disappears
+ * when emptied. A stored value stays `{ set: true }` in the form, which the API reads as "keep it".
+ */
 export function HeadersEditor(props: {
-  value: Record<string, string> | undefined;
-  onChange: (value: Record<string, string> | undefined) => void;
+  value: Record<string, HeaderValue> | undefined;
+  onChange: (value: Record<string, HeaderValue> | undefined) => void;
   invalid?: boolean;
 }) {
   const { t } = useTranslation();
@@ -33,7 +39,9 @@ export function HeadersEditor(props: {
             {entries.map(([key, v]) => (
               <tr key={key}>
                 <td className="font-monospace">{key}</td>
-                <td className="text-break">{v}</td>
+                <td className="text-break">
+                  {typeof v === "string" ? v : <em>{t("headers.secretValue")}</em>}
+                </td>
                 <td className="text-end">
                   <Button
                     variant="outline-danger"

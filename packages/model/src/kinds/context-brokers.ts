@@ -15,7 +15,8 @@ export const contextBrokers = defineKind({
     { name: "paginationMaxLimit", input: "integer", required: true, min: 1 },
     // "orrery" is the broker embedded in Orrery (packages/broker); the spec's three stay selectable.
     ...implementation(["orion-ld", "scorpio", "stellio", "orrery"]),
-    { name: "customHeaders", input: "headers" },
+    // An Authorization or API key header is a credential: its value is never read back.
+    { name: "customHeaders", input: "headers", secretValues: true },
   ],
 });
 
