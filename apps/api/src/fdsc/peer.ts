@@ -34,9 +34,13 @@ export const componentOf = (role: Component["role"], row: Row): Component => ({
   data: row.data,
 });
 
+/** `.` or `..`, as given or percent-encoded (`%2e`): a URL parser resolves them into another path. */
+export const isDotSegment = (segment: string) => /^(\.|%2e){1,2}$/i.test(segment);
+
 /**
  * One call to a component. `path` is built by the caller from encoded segments
- * (encodeURIComponent): ids and DIDs go in one segment each.
+ * (encodeURIComponent): ids and DIDs go in one segment each. A path with a dot segment is never
+ * sent: the URL would name another resource of the component than the one meant.
  */
 export async function call(
   component: Component,
@@ -44,6 +48,10 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<Answer> {
+  const segments = path.split("?")[0]!.split("/");
+  const dot = segments.find(isDotSegment);
+  if (dot !== undefined)
+    throw problem(400, "fdsc.dotSegment", { value: decodeURIComponent(dot), name: component.name });
   let response: Response;
   try {
     response = await fetchWithin(`${component.base}${path}`, {

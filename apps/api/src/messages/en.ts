@@ -313,11 +313,14 @@ export const en = {
   "pap.locked": "The policy administration point {name} does not let this policy be changed: {reason}",
   "pap.notKept": "The policy administration point {name} accepted the policy but does not return it.",
   "pap.noPolicy": "The policy administration point {name} has no policy {id}.",
+  "pap.dotId": "A policy id cannot be “{id}”: in a path, “.” and “..” name a folder, not a policy.",
   "pap.noValidation":
     "The policy administration point {name} has no validation (/validate): turn it on in its record once its OPA is set up.",
   "ccs.unreachable": "The credentials configuration service {name} could not be reached: {cause}",
   "ccs.refused": "The credentials configuration service {name} answered {status}: {reason}",
   "fdsc.noService": "The service {id} does not exist.",
+  "fdsc.dotSegment":
+    "“{value}” cannot be sent to {name} as an id: in a path, “.” and “..” name a folder, not a record.",
   "fdsc.notFdsc":
     "The service {name} is not in FIWARE Data Space Connector mode: choose that authorization mode and its components on the service's page.",
   "contractDetail.syncNoRoleScopeName":

@@ -329,11 +329,15 @@ export const fr: Record<MessageCode, string> = {
   "pap.notKept":
     "Le point d’administration des politiques {name} a accepté la politique mais ne la rend pas.",
   "pap.noPolicy": "Le point d’administration des politiques {name} n’a pas de politique {id}.",
+  "pap.dotId":
+    "Un identifiant de politique ne peut pas être « {id} » : dans un chemin, « . » et « .. » désignent un dossier, pas une politique.",
   "pap.noValidation":
     "Le point d’administration des politiques {name} n’a pas de validation (/validate) : activez-la dans sa fiche une fois son OPA configuré.",
   "ccs.unreachable": "Le service de configuration des attestations {name} est injoignable : {cause}",
   "ccs.refused": "Le service de configuration des attestations {name} a répondu {status} : {reason}",
   "fdsc.noService": "Le service {id} n’existe pas.",
+  "fdsc.dotSegment":
+    "« {value} » ne peut pas être envoyé à {name} comme identifiant : dans un chemin, « . » et « .. » désignent un dossier, pas un enregistrement.",
   "fdsc.notFdsc":
     "Le service {name} n’est pas en mode FIWARE Data Space Connector : choisissez ce mode d’autorisation et ses composants sur la page du service.",
   "contractDetail.syncNoRoleScopeName":
