@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import { webcrypto } from "node:crypto";
+import { createRequire } from "node:module";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -22,6 +23,9 @@ import { client, driver, openTestStorage, startTestApp, type TestApp } from "./s
 // Fake peers that hang, refuse, answer slowly, answer an HTML page, or present an expired
 // certificate, each registered as a platform component and checked through the API as the
 // console's "Check connection" and Status page do.
+
+/** Orrery's version: the repository's root package.json. */
+const rootVersion = (createRequire(import.meta.url)("../../../package.json") as { version?: string }).version;
 
 let t: TestApp;
 let base: string;
@@ -188,6 +192,9 @@ describe(`health of the registered components (${driver})`, () => {
       reasons: [],
     });
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+ \(NGSI-LD 1\.8\)$/);
+    // Orrery's own version (the root package.json), not its broker package's 0.0.0.
+    expect(res.body.version).toBe(`${rootVersion} (NGSI-LD 1.8)`);
+    expect(rootVersion).not.toBe("0.0.0");
     expect(res.body.roundTripMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(res.body.checkedAt)).toBeGreaterThan(Date.now() - 60_000);
   });
