@@ -8,9 +8,13 @@ import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../test/fakes/browser.ts";
 import { listen, sendJson, type Listening } from "../../../test/fakes/http.ts";
+import { startFakeCredentialsConfig } from "../../../test/fakes/credentials-config.ts";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import { startFakePap } from "../../../test/fakes/odrl-pap.ts";
 import { partyCredentials, type PartyCredentials } from "../../../test/fakes/pki.ts";
+import { startFakeTrustedIssuersList } from "../../../test/fakes/trusted-issuers-list.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 import { claimDue } from "../src/health/store.ts";
 import { contextBrokers } from "@orrery/model";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -350,6 +354,94 @@ describe(`health of the registered components (${driver})`, () => {
     expect(untrusted.body.reasons[0].message).toBe(
       "The credentials no longer obtain a token: 400, client is not a trusted participant",
     );
+  });
+
+  it("checks the FIWARE Data Space Connector's components: PAP, both CCS variants, a trusted issuers list that answers an unknown issuer with an empty 404", async () => {
+    const [pap, ccs, verifierCcs, til, gone, proxy] = await Promise.all([
+      startFakePap(),
+      startFakeCredentialsConfig({ variant: "ccs" }),
+      startFakeCredentialsConfig({ variant: "verifier" }),
+      startFakeTrustedIssuersList(),
+      freePort(),
+      deadUpstream(),
+    ]);
+    closers.push(
+      () => pap.close(),
+      () => ccs.close(),
+      () => verifierCcs.close(),
+      () => til.close(),
+      () => proxy.close(),
+    );
+    const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
+    const papFields = (name: string, url: string) => ({
+      ...samplePayload("policy-administration-points", () => ""),
+      name,
+      ...at(url),
+    });
+    const ccsFields = (name: string, url: string, implementationName: string) => ({
+      ...samplePayload("credentials-config-services", () => ""),
+      name,
+      ...at(url),
+      implementationName,
+    });
+    const tilFields = (name: string, url: string) => ({
+      ...samplePayload("trusted-issuers-lists", () => ""),
+      name,
+      ...at(url),
+    });
+    const up = {
+      "policy-administration-points": await create("policy-administration-points", papFields("PAP", pap.url)),
+      "credentials-config-services": await create(
+        "credentials-config-services",
+        ccsFields("CCS", ccs.url, "fiware-credentials-config-service"),
+      ),
+      "trusted-issuers-lists": await create("trusted-issuers-lists", tilFields("TIL", til.url)),
+    };
+    const verifierId = await create(
+      "credentials-config-services",
+      ccsFields("Verifier's CCS", verifierCcs.url, "fiware-vc-verifier"),
+    );
+    for (const [kind, id] of [...Object.entries(up), ["credentials-config-services", verifierId]]) {
+      const res = await check(kind!, id!);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body, kind).toMatchObject({ kind, id, state: "up", reasons: [] });
+      expect(res.body.roundTripMs).toBeGreaterThanOrEqual(0);
+    }
+    // The TIL was asked for an issuer it does not hold: its answer is an empty 404.
+    const tilAnswer = await fetch(`${til.url}/issuer/${encodeURIComponent("did:web:nobody.example")}`);
+    expect([tilAnswer.status, await tilAnswer.text()]).toEqual([404, ""]);
+
+    // Down: nothing listens, or a proxy's 502 page where the API was due.
+    const closed = `http://127.0.0.1:${gone}`;
+    const down = [
+      [
+        "policy-administration-points",
+        await create("policy-administration-points", papFields("Closed PAP", closed)),
+      ],
+      [
+        "credentials-config-services",
+        await create(
+          "credentials-config-services",
+          ccsFields("Proxied CCS", proxy.url, "fiware-vc-verifier"),
+        ),
+      ],
+      ["trusted-issuers-lists", await create("trusted-issuers-lists", tilFields("Proxied TIL", proxy.url))],
+    ] as const;
+    for (const [kind, id] of down) {
+      const res = await check(kind, id, { "accept-language": "fr" });
+      expect(res.body.state, kind).toBe("down");
+      expect(res.body.reasons[0].message).toEqual(expect.any(String));
+    }
+
+    // All of them are on the Status page's list.
+    const list = (await api("GET", "/api/health/components")).body.components as Array<{
+      id: string;
+      kind: string;
+      state: string;
+    }>;
+    const upIds = new Set(Object.values(up));
+    for (const [kind, id] of [...Object.entries(up), ...down])
+      expect(list.find((c) => c.id === id)).toMatchObject({ kind, state: upIds.has(id) ? "up" : "down" });
   });
 
   it("lists every registered component with its last result, and checks them all on demand", async () => {
