@@ -102,6 +102,8 @@ async function deliver(
       method: "POST",
       headers,
       body: JSON.stringify(body),
+      // receiverInfo may hold the receiver's credentials: never sent on to the host a redirect names.
+      redirect: "manual",
       signal: AbortSignal.timeout(sources.notificationTimeoutMs),
     });
     await response.arrayBuffer();

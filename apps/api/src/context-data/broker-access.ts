@@ -7,7 +7,7 @@ import {
 } from "@orrery/model";
 import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { fetchWithin } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
@@ -57,7 +57,13 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
       body: form,
     });
   } catch (err) {
-    throw problem(502, "idm.unreachable", { name, cause: (err as Error).message });
+    if (err instanceof CrossOriginRedirect)
+      throw problem(502, "peer.crossOriginRedirect", {
+        name,
+        kind: identityManagers.kind,
+        location: err.location,
+      });
+    throw problem(502, "idm.unreachable", { name, cause: unreachableCause(err) });
   }
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
   if (!response.ok || !body.access_token)

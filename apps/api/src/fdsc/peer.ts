@@ -6,7 +6,7 @@ import {
 } from "@orrery/model";
 import { address } from "../context-data/broker-access.ts";
 import type { MessageCode } from "../messages/say.ts";
-import { fetchWithin, unreachableCause } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
@@ -26,6 +26,12 @@ export interface Answer {
   location: string | null;
   body: unknown;
 }
+
+const kindOfRole: Record<Component["role"], string> = {
+  pap: policyAdministrationPoints.kind,
+  ccs: credentialsConfigServices.kind,
+  til: trustedIssuersLists.kind,
+};
 
 export const componentOf = (role: Component["role"], row: Row): Component => ({
   role,
@@ -63,6 +69,12 @@ export async function call(
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
+    if (err instanceof CrossOriginRedirect)
+      throw problem(502, "peer.crossOriginRedirect", {
+        name: component.name,
+        kind: kindOfRole[component.role],
+        location: err.location,
+      });
     throw problem(502, `${component.role}.unreachable` as MessageCode, {
       name: component.name,
       cause: unreachableCause(err),

@@ -172,6 +172,8 @@ export const en = {
   "workspace.siop2Login":
     "This service uses SIOP 2: open the workspace with a verifiable-credential login first.",
   "idm.unreachable": "The identity manager {name} could not be reached: {cause}",
+  "peer.crossOriginRedirect":
+    "{name} ({kind}) redirected the request to {location}; Orrery does not send credentials to another origin.",
   "idm.refusedGrant": "The identity manager {name} refused the grant ({status}).",
   "grant.ofAnotherPeer":
     "The grant “{grant}” belongs to “{owner}”, not to “{peer}”: its secrets go to “{owner}” only. Choose a grant of “{peer}”.",
@@ -402,6 +404,9 @@ export const en = {
   "health.unknownHost": "The host name {host} is not known (DNS).",
   "health.connectionClosed": "The connection was closed before an answer ({cause}).",
   "health.unreachable": "It could not be reached ({cause}).",
+  "health.crossOriginRedirect":
+    "It redirected to {location}; Orrery does not send credentials to another origin.",
+  "health.tooManyRedirects": "It redirected more than 3 times within its own address.",
   "health.tls": "The TLS connection failed.",
   "health.notTls": "It does not speak TLS at {address}: is its scheme http rather than https?",
   "health.certificate.expired": "Its certificate expired on {date}.",

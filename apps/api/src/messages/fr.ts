@@ -175,6 +175,8 @@ export const fr: Record<MessageCode, string> = {
   "workspace.siop2Login":
     "Ce service utilise SIOP 2 : ouvrez d’abord l’espace de travail avec une connexion par attestation vérifiable.",
   "idm.unreachable": "Le gestionnaire d’identité {name} est injoignable : {cause}",
+  "peer.crossOriginRedirect":
+    "{name} ({kind}) a redirigé la requête vers {location} ; Orrery n’envoie pas d’identifiants à une autre origine.",
   "idm.refusedGrant": "Le gestionnaire d’identité {name} a refusé l’autorisation ({status}).",
   "grant.ofAnotherPeer":
     "L’autorisation « {grant} » appartient à « {owner} », pas à « {peer} » : ses secrets ne vont qu’à « {owner} ». Choisissez une autorisation de « {peer} ».",
@@ -424,6 +426,9 @@ export const fr: Record<MessageCode, string> = {
   "health.unknownHost": "Le nom d’hôte {host} est inconnu (DNS).",
   "health.connectionClosed": "La connexion a été fermée avant une réponse ({cause}).",
   "health.unreachable": "Il n’a pas pu être joint ({cause}).",
+  "health.crossOriginRedirect":
+    "Il a redirigé vers {location} ; Orrery n’envoie pas d’identifiants à une autre origine.",
+  "health.tooManyRedirects": "Il a redirigé plus de 3 fois à sa propre adresse.",
   "health.tls": "La connexion TLS a échoué.",
   "health.notTls": "Il ne parle pas TLS à {address} : son schéma serait-il http plutôt que https ?",
   "health.certificate.expired": "Son certificat a expiré le {date}.",
