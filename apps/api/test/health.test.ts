@@ -79,6 +79,23 @@ async function deadUpstream(): Promise<Listening> {
   });
 }
 
+/**
+ * An identity manager whose token endpoint counts the sign-ins it is sent and refuses them (the
+ * stored password is wrong: a real one would lock the account after a few).
+ */
+async function countingIdentityManager(): Promise<Listening & { signIns: () => number }> {
+  let signIns = 0;
+  const server = await listen(async (req, res, url) => {
+    if (url.pathname === "/oauth2/token" && req.method === "POST") {
+      signIns++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return sendJson(res, 401, { error: "invalid_grant", error_description: "Invalid user credentials" });
+    }
+    sendJson(res, 404, { error: "not_found" });
+  });
+  return { ...server, signIns: () => signIns };
+}
+
 const rsa = {
   name: "RSASSA-PKCS1-v1_5",
   hash: "SHA-256",
@@ -444,6 +461,70 @@ describe(`health of the registered components (${driver})`, () => {
       expect(list.find((c) => c.id === id)).toMatchObject({ kind, state: upIds.has(id) ? "up" : "down" });
   });
 
+  it("tries a grant's credentials once however often it is checked, until the grant changes: then 429 with Retry-After", async () => {
+    const idm = await countingIdentityManager();
+    closers.push(() => idm.close());
+    const idmId = await create("identity-managers", {
+      name: "Locking Keyrock",
+      scheme: "http",
+      host: "127.0.0.1",
+      port: Number(new URL(idm.url).port),
+      oauth2TokenPath: "/oauth2/token",
+      implementationName: "keyrock",
+      implementationVersion: "8.4.0",
+    });
+    const grantFields = {
+      name: "Admin's password",
+      hasIdentityManager: idmId,
+      grantType: "password",
+      clientId: "orrery-app",
+      clientSecret: "app-secret",
+      username: "admin@test.com",
+      password: "wrong-password",
+    };
+    const grant = await create("identity-manager-grants", grantFields);
+    // Twenty clicks at once (an operator, a script): one sign-in.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => check("identity-manager-grants", grant, { "accept-language": "fr" })),
+    );
+    expect(idm.signIns()).toBe(1);
+    const checked = answers.filter((a) => a.status === 200);
+    expect(checked).toHaveLength(1);
+    expect(checked[0]!.body.state).toBe("down");
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expect(r.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(Number(r.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect(Number(r.headers["retry-after"])).toBeLessThanOrEqual(30);
+      expect(r.body.code).toBe("health.grantCheckTooSoon");
+      expect(r.body.detail).toContain(
+        "Les identifiants de Admin's password ont été essayés il y a moins de 30\u00a0s",
+      );
+    }
+    const english = await check("identity-manager-grants", grant);
+    expect(english.status).toBe(429);
+    expect(english.body.detail).toMatch(
+      /^The credentials of Admin's password were tried less than 30 s ago: to spare its account, they are tried again in \d+ s at the earliest\./,
+    );
+    // "Check all" keeps the grant's last result rather than signing in again.
+    const all = await api("POST", "/api/health/components");
+    expect(all.status).toBe(200);
+    expect(all.body.components.find((c: { id: string }) => c.id === grant)).toMatchObject({
+      state: "down",
+      checkedAt: checked[0]!.body.checkedAt,
+    });
+    expect(idm.signIns()).toBe(1);
+    // The password typed again: its check runs at once.
+    const edited = await api("PUT", `/api/identity-manager-grants/${encodeURIComponent(grant)}`, {
+      ...grantFields,
+      password: "new-password",
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await check("identity-manager-grants", grant)).status).toBe(200);
+    expect(idm.signIns()).toBe(2);
+  });
+
   it("lists every registered component with its last result, and checks them all on demand", async () => {
     const viewer = client(t, await t.tokenFor("viewer"));
     const before = await viewer("GET", "/api/health/components");
@@ -549,6 +630,48 @@ describe(`background checks (${driver})`, () => {
       await bg.close();
     }
   });
+
+  it("signs a grant in at most once per 30 s, however short the interval", async () => {
+    const idm = await countingIdentityManager();
+    const bg = await startTestApp({
+      HEALTH_CHECK_INTERVAL_SECONDS: "1",
+      HEALTH_CHECK_TIMEOUT_SECONDS: "1",
+    });
+    const admin = client(bg, await bg.tokenFor("admin"));
+    try {
+      const idmId = (
+        await admin("POST", "/api/identity-managers", {
+          name: "Locking Keyrock",
+          scheme: "http",
+          host: "127.0.0.1",
+          port: Number(new URL(idm.url).port),
+          oauth2TokenPath: "/oauth2/token",
+          implementationName: "keyrock",
+          implementationVersion: "8.4.0",
+        })
+      ).body.id;
+      const grant = await admin("POST", "/api/identity-manager-grants", {
+        name: "Background password",
+        hasIdentityManager: idmId,
+        grantType: "password",
+        clientId: "orrery-app",
+        clientSecret: "app-secret",
+        username: "admin@test.com",
+        password: "wrong-password",
+      });
+      expect(grant.status).toBe(201);
+      // Four background ticks of a 1 s interval.
+      await new Promise((resolve) => setTimeout(resolve, 4_500));
+      const state = (await admin("GET", "/api/health/components")).body.components.find(
+        (c: { id: string }) => c.id === grant.body.id,
+      );
+      expect(state.state).toBe("down");
+      expect(idm.signIns()).toBe(1);
+    } finally {
+      await bg.close();
+      await idm.close();
+    }
+  }, 60_000);
 
   it("shares the checks between two API processes on one database instead of doubling them", async () => {
     let asked = 0;

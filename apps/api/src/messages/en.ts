@@ -424,6 +424,8 @@ export const en = {
   "health.tokenRefused": "The credentials no longer obtain a token: {status}, {reason}",
   "health.tokenMissing": "The answer to the credentials holds no access token.",
   "health.keyCannotSign": "The grant's private key cannot sign a client assertion.",
+  "health.grantCheckTooSoon":
+    "The credentials of {name} were tried less than {limit} s ago: to spare its account, they are tried again in {seconds} s at the earliest. Its last result is shown.",
   "health.byWorkspaceBroker":
     "An NGSI-LD temporal service is the temporal API of each workspace's own context broker: check the broker.",
 

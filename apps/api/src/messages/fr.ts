@@ -447,6 +447,8 @@ export const fr: Record<MessageCode, string> = {
   "health.tokenRefused": "Les identifiants n’obtiennent plus de jeton : {status}, {reason}",
   "health.tokenMissing": "La réponse aux identifiants ne contient aucun jeton d’accès.",
   "health.keyCannotSign": "La clé privée de l’autorisation ne peut pas signer d’assertion client.",
+  "health.grantCheckTooSoon":
+    "Les identifiants de {name} ont été essayés il y a moins de {limit} s : pour ménager son compte, ils le seront de nouveau dans {seconds} s au plus tôt. Son dernier résultat est affiché.",
   "health.byWorkspaceBroker":
     "Un service temporel NGSI-LD est l’API temporelle du courtier de contexte de chaque espace de travail : testez le courtier.",
 
