@@ -5,10 +5,6 @@ import { Agent, fetch as undiciFetch } from "undici";
 /** How long the API waits for a peer's answer. */
 export const PEER_TIMEOUT_MS = 10_000;
 
-/** Why a peer could not be reached, as node's fetch says it: the system error's code, else the error's name. */
-export const unreachableCause = (err: unknown): string =>
-  (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-
 /** A peer that could not be reached (`cause` as unreachableCause says it). */
 export class PeerUnreachable extends Error {
   constructor(readonly cause: string) {
@@ -26,9 +22,49 @@ export class BodyTooLarge extends Error {
   }
 }
 
+/** The redirects a call follows within the peer's own origin. */
+export const MAX_REDIRECTS = 3;
+const redirects = new Set([301, 302, 303, 307, 308]);
+
+/** A redirect's target as a reader is shown it: no user, password, query nor fragment (they may hold secrets). */
+const shownUrl = (url: URL) => `${url.origin}${url.pathname}`.slice(0, 300);
+
+/**
+ * A peer that redirected a call to another origin (scheme, host or port): not followed, since
+ * calls to peers carry credentials (a grant's password in a form body that a 307 would send again,
+ * a bearer, a broker's API key) that belong to the peer the operator registered, not to whatever
+ * host its answer names.
+ */
+export class CrossOriginRedirect extends Error {
+  override name = "CrossOriginRedirect";
+  readonly location: string;
+  constructor(target: URL) {
+    const location = shownUrl(target);
+    super(`it redirected to ${location}; Orrery does not send credentials to another origin`);
+    this.location = location;
+  }
+}
+
+/** A peer that redirected a call more than MAX_REDIRECTS times within its own origin. */
+export class TooManyRedirects extends Error {
+  override name = "TooManyRedirects";
+  constructor() {
+    super(`it redirected more than ${MAX_REDIRECTS} times`);
+  }
+}
+
+/** Why a peer could not be reached, as node's fetch says it: the system error's code, else the error's name (a refused redirect in words). */
+export const unreachableCause = (err: unknown): string =>
+  err instanceof CrossOriginRedirect || err instanceof TooManyRedirects
+    ? err.message
+    : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name);
+
 /**
  * One request within `timeoutMs`, headers and body: the answer with its body read whole, or what
  * fetch throws (a TimeoutError when the peer is too slow), or BodyTooLarge past `maxBytes`.
+ * Redirects are followed within the peer's origin only, at most MAX_REDIRECTS (a 303, or a 301/302
+ * of a POST, goes on as a GET without body, as fetch does); one to another origin throws
+ * CrossOriginRedirect before anything is sent there.
  * Whatever the outcome, the call leaves no socket open: it has a connection pool of its own, closed
  * when the call is over, because on a timeout undici closes the request's socket and then opens
  * another one for the aborted request that nothing uses or closes (nodejs/undici#5845): a peer that
@@ -41,27 +77,67 @@ export async function fetchWithin(
   maxBytes = Infinity,
 ): Promise<Response> {
   const dispatcher = new Agent();
+  const signal = AbortSignal.timeout(timeoutMs);
+  let target = new URL(url);
+  let { method = "GET", body, headers } = init;
   try {
-    const response = await undiciFetch(url, {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body ?? []) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new BodyTooLarge(maxBytes);
-      chunks.push(chunk);
+    for (let hops = 0; ; hops++) {
+      const response = await undiciFetch(target, {
+        ...(init as Parameters<typeof undiciFetch>[1]),
+        method,
+        headers: headers as never,
+        body: body as never,
+        redirect: "manual",
+        dispatcher,
+        signal,
+      });
+      const location = redirects.has(response.status) ? response.headers.get("location") : null;
+      if (location !== null) {
+        await response.body?.cancel().catch(() => undefined);
+        const next = new URL(location, target);
+        if (next.origin !== target.origin) throw new CrossOriginRedirect(next);
+        if (hops >= MAX_REDIRECTS) throw new TooManyRedirects();
+        if (
+          response.status === 303 ||
+          (method === "POST" && response.status !== 307 && response.status !== 308)
+        ) {
+          method = "GET";
+          body = undefined;
+          headers = withoutBodyHeaders(headers);
+        }
+        target = next;
+        continue;
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of response.body ?? []) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new BodyTooLarge(maxBytes);
+        chunks.push(chunk);
+      }
+      return new Response(bodiless.has(response.status) ? null : Buffer.concat(chunks), {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+      });
     }
-    return new Response(bodiless.has(response.status) ? null : Buffer.concat(chunks), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: [...response.headers],
-    });
   } finally {
     dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/** The headers of a request without those of its body (a redirect that goes on as a GET). */
+function withoutBodyHeaders(headers: HeadersInit | undefined): Headers {
+  const kept = new Headers(headers);
+  for (const name of [
+    "content-type",
+    "content-length",
+    "content-encoding",
+    "content-language",
+    "content-location",
+  ])
+    kept.delete(name);
+  return kept;
 }
 
 /**

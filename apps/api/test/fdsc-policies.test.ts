@@ -1,8 +1,10 @@
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { odrlOf, type PolicyDraft } from "@orrery/model/odrl";
 import { startFakePap, type FakePap } from "../../../test/fakes/odrl-pap.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
 import { driver, useTestApp } from "./support/harness.ts";
+import { rawRequest } from "./support/raw-http.ts";
 
 // ODRL policies of a workspace whose service is in FDSC mode, written to and read from a fake
 // ODRL-PAP over HTTP as the real one answers (Rego as text, Location with the bare id, ...).
@@ -153,6 +155,32 @@ describe(`ODRL policies of a workspace (${driver})`, () => {
     expect(pap.services.has("orrery-scoped")).toBe(true);
     expect(pap.policies.get(made.id)?.service).toBe("orrery-scoped");
     expect((await ok("GET", path)).map((p: { id: string }) => p.id)).toEqual([made.id]);
+  });
+
+  it("refuse the ids . and .. with a sentence, never sending /service/{id}/ to the PAP", async () => {
+    const path = await fdscWorkspace("Dots", ids.pap, "orrery-dots");
+    const kept = await ok("POST", path, { odrl: odrlOf(draft("urn:orrery:policy:dots")) });
+    expect(pap.services.has("orrery-dots")).toBe(true);
+    // Over a real connection: a client that does not normalise the path sends its dots as they are.
+    await ctx.t.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = ctx.t.app.server.address() as AddressInfo;
+    const authorization = `Bearer ${await ctx.t.tokenFor("admin")}`;
+    const odrl = JSON.stringify({ odrl: odrlOf(draft("urn:orrery:policy:dots")) });
+    for (const segment of [".", "..", "%2E", "%2e%2E", encodeURIComponent("%2e%2e")]) {
+      for (const method of ["DELETE", "GET", "PUT"]) {
+        const res = await rawRequest(port, method, `${path}/${segment}`, {
+          headers: { authorization, "accept-language": "fr" },
+          ...(method === "PUT" ? { body: odrl } : {}),
+        });
+        expect(res.status, `${method} ${segment} ${res.body}`).toBe(400);
+        expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+        expect(res.json?.code).toBe("pap.dotId");
+        expect(res.json?.detail).toContain("dans un chemin");
+      }
+    }
+    // The PAP service and its policy are still there.
+    expect(pap.services.has("orrery-dots")).toBe(true);
+    expect(pap.policies.get(kept.id)?.service).toBe("orrery-dots");
   });
 
   it("are validated by the PAP's /validate, when it has one", async () => {

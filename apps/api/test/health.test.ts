@@ -1,5 +1,6 @@
 import "reflect-metadata";
 import { webcrypto } from "node:crypto";
+import { createRequire } from "node:module";
 import { createServer as createHttpsServer } from "node:https";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -7,9 +8,13 @@ import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../test/fakes/browser.ts";
 import { listen, sendJson, type Listening } from "../../../test/fakes/http.ts";
+import { startFakeCredentialsConfig } from "../../../test/fakes/credentials-config.ts";
 import { startFakeRegistry, type FakeRegistry } from "../../../test/fakes/ishare-registry.ts";
 import { startFakeKeyrock, type FakeKeyrock } from "../../../test/fakes/keyrock.ts";
+import { startFakePap } from "../../../test/fakes/odrl-pap.ts";
 import { partyCredentials, type PartyCredentials } from "../../../test/fakes/pki.ts";
+import { startFakeTrustedIssuersList } from "../../../test/fakes/trusted-issuers-list.ts";
+import { samplePayload } from "../../../test/samples/platform.ts";
 import { claimDue } from "../src/health/store.ts";
 import { contextBrokers } from "@orrery/model";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,6 +27,9 @@ import { client, driver, openTestStorage, startTestApp, type TestApp } from "./s
 // Fake peers that hang, refuse, answer slowly, answer an HTML page, or present an expired
 // certificate, each registered as a platform component and checked through the API as the
 // console's "Check connection" and Status page do.
+
+/** Orrery's version: the repository's root package.json. */
+const rootVersion = (createRequire(import.meta.url)("../../../package.json") as { version?: string }).version;
 
 let t: TestApp;
 let base: string;
@@ -69,6 +77,23 @@ async function deadUpstream(): Promise<Listening> {
       "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n",
     );
   });
+}
+
+/**
+ * An identity manager whose token endpoint counts the sign-ins it is sent and refuses them (the
+ * stored password is wrong: a real one would lock the account after a few).
+ */
+async function countingIdentityManager(): Promise<Listening & { signIns: () => number }> {
+  let signIns = 0;
+  const server = await listen(async (req, res, url) => {
+    if (url.pathname === "/oauth2/token" && req.method === "POST") {
+      signIns++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return sendJson(res, 401, { error: "invalid_grant", error_description: "Invalid user credentials" });
+    }
+    sendJson(res, 404, { error: "not_found" });
+  });
+  return { ...server, signIns: () => signIns };
 }
 
 const rsa = {
@@ -188,6 +213,9 @@ describe(`health of the registered components (${driver})`, () => {
       reasons: [],
     });
     expect(res.body.version).toMatch(/^\d+\.\d+\.\d+ \(NGSI-LD 1\.8\)$/);
+    // Orrery's own version (the root package.json), not its broker package's 0.0.0.
+    expect(res.body.version).toBe(`${rootVersion} (NGSI-LD 1.8)`);
+    expect(rootVersion).not.toBe("0.0.0");
     expect(res.body.roundTripMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(res.body.checkedAt)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -345,6 +373,158 @@ describe(`health of the registered components (${driver})`, () => {
     );
   });
 
+  it("checks the FIWARE Data Space Connector's components: PAP, both CCS variants, a trusted issuers list that answers an unknown issuer with an empty 404", async () => {
+    const [pap, ccs, verifierCcs, til, gone, proxy] = await Promise.all([
+      startFakePap(),
+      startFakeCredentialsConfig({ variant: "ccs" }),
+      startFakeCredentialsConfig({ variant: "verifier" }),
+      startFakeTrustedIssuersList(),
+      freePort(),
+      deadUpstream(),
+    ]);
+    closers.push(
+      () => pap.close(),
+      () => ccs.close(),
+      () => verifierCcs.close(),
+      () => til.close(),
+      () => proxy.close(),
+    );
+    const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
+    const papFields = (name: string, url: string) => ({
+      ...samplePayload("policy-administration-points", () => ""),
+      name,
+      ...at(url),
+    });
+    const ccsFields = (name: string, url: string, implementationName: string) => ({
+      ...samplePayload("credentials-config-services", () => ""),
+      name,
+      ...at(url),
+      implementationName,
+    });
+    const tilFields = (name: string, url: string) => ({
+      ...samplePayload("trusted-issuers-lists", () => ""),
+      name,
+      ...at(url),
+    });
+    const up = {
+      "policy-administration-points": await create("policy-administration-points", papFields("PAP", pap.url)),
+      "credentials-config-services": await create(
+        "credentials-config-services",
+        ccsFields("CCS", ccs.url, "fiware-credentials-config-service"),
+      ),
+      "trusted-issuers-lists": await create("trusted-issuers-lists", tilFields("TIL", til.url)),
+    };
+    const verifierId = await create(
+      "credentials-config-services",
+      ccsFields("Verifier's CCS", verifierCcs.url, "fiware-vc-verifier"),
+    );
+    for (const [kind, id] of [...Object.entries(up), ["credentials-config-services", verifierId]]) {
+      const res = await check(kind!, id!);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body, kind).toMatchObject({ kind, id, state: "up", reasons: [] });
+      expect(res.body.roundTripMs).toBeGreaterThanOrEqual(0);
+    }
+    // The TIL was asked for an issuer it does not hold: its answer is an empty 404.
+    const tilAnswer = await fetch(`${til.url}/issuer/${encodeURIComponent("did:web:nobody.example")}`);
+    expect([tilAnswer.status, await tilAnswer.text()]).toEqual([404, ""]);
+
+    // Down: nothing listens, or a proxy's 502 page where the API was due.
+    const closed = `http://127.0.0.1:${gone}`;
+    const down = [
+      [
+        "policy-administration-points",
+        await create("policy-administration-points", papFields("Closed PAP", closed)),
+      ],
+      [
+        "credentials-config-services",
+        await create(
+          "credentials-config-services",
+          ccsFields("Proxied CCS", proxy.url, "fiware-vc-verifier"),
+        ),
+      ],
+      ["trusted-issuers-lists", await create("trusted-issuers-lists", tilFields("Proxied TIL", proxy.url))],
+    ] as const;
+    for (const [kind, id] of down) {
+      const res = await check(kind, id, { "accept-language": "fr" });
+      expect(res.body.state, kind).toBe("down");
+      expect(res.body.reasons[0].message).toEqual(expect.any(String));
+    }
+
+    // All of them are on the Status page's list.
+    const list = (await api("GET", "/api/health/components")).body.components as Array<{
+      id: string;
+      kind: string;
+      state: string;
+    }>;
+    const upIds = new Set(Object.values(up));
+    for (const [kind, id] of [...Object.entries(up), ...down])
+      expect(list.find((c) => c.id === id)).toMatchObject({ kind, state: upIds.has(id) ? "up" : "down" });
+  });
+
+  it("tries a grant's credentials once however often it is checked, until the grant changes: then 429 with Retry-After", async () => {
+    const idm = await countingIdentityManager();
+    closers.push(() => idm.close());
+    const idmId = await create("identity-managers", {
+      name: "Locking Keyrock",
+      scheme: "http",
+      host: "127.0.0.1",
+      port: Number(new URL(idm.url).port),
+      oauth2TokenPath: "/oauth2/token",
+      implementationName: "keyrock",
+      implementationVersion: "8.4.0",
+    });
+    const grantFields = {
+      name: "Admin's password",
+      hasIdentityManager: idmId,
+      grantType: "password",
+      clientId: "orrery-app",
+      clientSecret: "app-secret",
+      username: "admin@test.com",
+      password: "wrong-password",
+    };
+    const grant = await create("identity-manager-grants", grantFields);
+    // Twenty clicks at once (an operator, a script): one sign-in.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => check("identity-manager-grants", grant, { "accept-language": "fr" })),
+    );
+    expect(idm.signIns()).toBe(1);
+    const checked = answers.filter((a) => a.status === 200);
+    expect(checked).toHaveLength(1);
+    expect(checked[0]!.body.state).toBe("down");
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expect(r.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(Number(r.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect(Number(r.headers["retry-after"])).toBeLessThanOrEqual(30);
+      expect(r.body.code).toBe("health.grantCheckTooSoon");
+      expect(r.body.detail).toContain(
+        "Les identifiants de Admin's password ont été essayés il y a moins de 30\u00a0s",
+      );
+    }
+    const english = await check("identity-manager-grants", grant);
+    expect(english.status).toBe(429);
+    expect(english.body.detail).toMatch(
+      /^The credentials of Admin's password were tried less than 30 s ago: to spare its account, they are tried again in \d+ s at the earliest\./,
+    );
+    // "Check all" keeps the grant's last result rather than signing in again.
+    const all = await api("POST", "/api/health/components");
+    expect(all.status).toBe(200);
+    expect(all.body.components.find((c: { id: string }) => c.id === grant)).toMatchObject({
+      state: "down",
+      checkedAt: checked[0]!.body.checkedAt,
+    });
+    expect(idm.signIns()).toBe(1);
+    // The password typed again: its check runs at once.
+    const edited = await api("PUT", `/api/identity-manager-grants/${encodeURIComponent(grant)}`, {
+      ...grantFields,
+      password: "new-password",
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await check("identity-manager-grants", grant)).status).toBe(200);
+    expect(idm.signIns()).toBe(2);
+  });
+
   it("lists every registered component with its last result, and checks them all on demand", async () => {
     const viewer = client(t, await t.tokenFor("viewer"));
     const before = await viewer("GET", "/api/health/components");
@@ -471,6 +651,48 @@ describe(`background checks (${driver})`, () => {
       await bg.close();
     }
   });
+
+  it("signs a grant in at most once per 30 s, however short the interval", async () => {
+    const idm = await countingIdentityManager();
+    const bg = await startTestApp({
+      HEALTH_CHECK_INTERVAL_SECONDS: "1",
+      HEALTH_CHECK_TIMEOUT_SECONDS: "1",
+    });
+    const admin = client(bg, await bg.tokenFor("admin"));
+    try {
+      const idmId = (
+        await admin("POST", "/api/identity-managers", {
+          name: "Locking Keyrock",
+          scheme: "http",
+          host: "127.0.0.1",
+          port: Number(new URL(idm.url).port),
+          oauth2TokenPath: "/oauth2/token",
+          implementationName: "keyrock",
+          implementationVersion: "8.4.0",
+        })
+      ).body.id;
+      const grant = await admin("POST", "/api/identity-manager-grants", {
+        name: "Background password",
+        hasIdentityManager: idmId,
+        grantType: "password",
+        clientId: "orrery-app",
+        clientSecret: "app-secret",
+        username: "admin@test.com",
+        password: "wrong-password",
+      });
+      expect(grant.status).toBe(201);
+      // Four background ticks of a 1 s interval.
+      await new Promise((resolve) => setTimeout(resolve, 4_500));
+      const state = (await admin("GET", "/api/health/components")).body.components.find(
+        (c: { id: string }) => c.id === grant.body.id,
+      );
+      expect(state.state).toBe("down");
+      expect(idm.signIns()).toBe(1);
+    } finally {
+      await bg.close();
+      await idm.close();
+    }
+  }, 60_000);
 
   it("shares the checks between two API processes on one database instead of doubling them", async () => {
     let asked = 0;

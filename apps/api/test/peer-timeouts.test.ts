@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
 import { keyrockFetch, KeyrockFailure } from "../src/auth/keyrock-management.ts";
 import { BodyTooLarge, fetchWithin } from "../src/peers.ts";
+import { linkHeader, ngsi } from "./broker/ngsi.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 // A peer that accepts connections and never answers: once a call gives up (the API's 502 or 504),
@@ -181,4 +182,36 @@ describe(`the API's calls to a silent peer (${driver})`, () => {
     expect(silent.accepted()).toBeGreaterThanOrEqual(3);
     expect(await openAfter(silent)).toBe(0);
   });
+});
+
+describe(`the embedded broker's calls to a silent peer (${driver})`, () => {
+  const ctx = useTestApp();
+
+  it("leave no connection open: a remote @context and a context source that never answer", async () => {
+    const silent = await peer();
+    const call = ngsi(ctx.t);
+    const type = `Silent${Date.now().toString(36)}`;
+    const registered = await call("POST", "/csourceRegistrations", {
+      type: "ContextSourceRegistration",
+      information: [{ entities: [{ type }] }],
+      endpoint: silent.url,
+    });
+    expect(registered.status, registered.raw).toBe(201);
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) =>
+        call("GET", `/entities?type=Shop${i}`, undefined, {
+          link: linkHeader(`${silent.url}/context-${i}.jsonld`),
+        }),
+      ),
+      ...Array.from({ length: 10 }, () => call("GET", `/entities?type=${type}`)),
+    ]);
+    // The @context cannot be loaded: 503 LdContextNotAvailable; the source's silence is a warning.
+    for (const answer of answers.slice(0, 10)) expect(answer.status, answer.raw).toBe(503);
+    for (const answer of answers.slice(10)) {
+      expect(answer.status, answer.raw).toBe(200);
+      expect(String(answer.headers["ngsild-warning"])).toMatch(/no answer in time/);
+    }
+    expect(silent.accepted()).toBeGreaterThanOrEqual(20);
+    expect(await openAfter(silent)).toBe(0);
+  }, 60_000);
 });

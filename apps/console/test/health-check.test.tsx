@@ -1,6 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { contextBrokers, identityManagerGrants } from "@orrery/model";
+import {
+  contextBrokers,
+  credentialsConfigServices,
+  identityManagerGrants,
+  policyAdministrationPoints,
+} from "@orrery/model";
 import KindShowPage from "../src/app/KindShowPage.tsx";
 import { CheckConnection } from "../src/health/CheckConnection.tsx";
 import { useSave } from "../src/resources/queries.ts";
@@ -135,6 +140,83 @@ describe("Check connection", () => {
     await waitFor(() => expect(card).toHaveTextContent("Les identifiants obtiennent un jeton."));
     expect(card).toHaveTextContent("Disponible");
     expect(within(card).getByRole("button", { name: "Tester la connexion" })).toBeInTheDocument();
+  });
+
+  it("checks a policy administration point and a credentials configuration service", async () => {
+    const papId = "urn:ngsi-ld:PolicyAdministrationPoint:pap";
+    const ccsId = "urn:ngsi-ld:CredentialsConfigService:ccs";
+    const papPath = `/health/policy-administration-points/${encodeURIComponent(papId)}`;
+    const ccsPath = `/health/credentials-config-services/${encodeURIComponent(ccsId)}`;
+    const address = { scheme: "http", host: "odrl-pap", port: 8080 };
+    const calls = mockApi({
+      [`GET /policy-administration-points/${papId}`]: {
+        body: {
+          id: papId,
+          name: "Provider PAP",
+          ...address,
+          organizationDid: "did:web:provider.example.org",
+          implementationName: "odrl-pap",
+          implementationVersion: "1.4.3",
+        },
+      },
+      [`GET /credentials-config-services/${ccsId}`]: {
+        body: {
+          id: ccsId,
+          name: "Verifier CCS",
+          ...address,
+          implementationName: "fiware-vc-verifier",
+          implementationVersion: "6.2.0",
+        },
+      },
+      [`GET ${papPath}`]: { body: { ...never, kind: "policy-administration-points", id: papId } },
+      [`POST ${papPath}`]: {
+        body: {
+          ...never,
+          kind: "policy-administration-points",
+          id: papId,
+          state: "up",
+          roundTripMs: 12,
+          checkedAt: "2026-11-26T04:10:00.000Z",
+        },
+      },
+      [`GET ${ccsPath}`]: {
+        body: {
+          ...never,
+          kind: "credentials-config-services",
+          id: ccsId,
+          state: "down",
+          reasons: [
+            {
+              code: "health.refused",
+              message: "The connection was refused: nothing listens at verifier:8090.",
+            },
+          ],
+          checkedAt: "2026-11-26T04:10:00.000Z",
+        },
+      },
+    });
+    const { user, unmount } = renderAt(
+      `/policy-administration-points/${papId}`,
+      "/policy-administration-points/:id",
+      <KindShowPage kind={policyAdministrationPoints} />,
+    );
+    const papCard = await screen.findByRole("region", { name: "Connection" });
+    await waitFor(() => expect(papCard).toHaveTextContent("Not checked yet"));
+    await user.click(within(papCard).getByRole("button", { name: "Check connection" }));
+    await waitFor(() => expect(papCard).toHaveTextContent("12 ms"));
+    expect(papCard).toHaveTextContent("Up");
+    expect(sent(calls, "POST").map((c) => c.path)).toEqual([papPath]);
+    unmount();
+
+    renderAt(
+      `/credentials-config-services/${ccsId}`,
+      "/credentials-config-services/:id",
+      <KindShowPage kind={credentialsConfigServices} />,
+    );
+    const ccsCard = await screen.findByRole("region", { name: "Connection" });
+    await waitFor(() => expect(ccsCard).toHaveTextContent("nothing listens at verifier:8090"));
+    expect(ccsCard).toHaveTextContent("Down");
+    expect(within(ccsCard).getByRole("button", { name: "Check connection" })).toBeInTheDocument();
   });
 
   it("shows the last result without the button to a viewer", async () => {

@@ -15,7 +15,7 @@ const embedded: ComponentHealth = {
   state: "up",
   reasons: [],
   roundTripMs: 12,
-  version: "0.0.0 (NGSI-LD 1.8)",
+  version: "0.1.0 (NGSI-LD 1.8)",
   checkedAt: "2026-11-26T04:00:00.000Z",
 };
 const closed: ComponentHealth = {
@@ -54,13 +54,45 @@ afterEach(async () => {
 });
 
 describe("the Status page", () => {
+  it("lists the policy administration points and credentials configuration services, named by kind and linked, in French", async () => {
+    await i18n.changeLanguage("fr");
+    const pap: ComponentHealth = {
+      ...embedded,
+      kind: "policy-administration-points",
+      id: "urn:ngsi-ld:PolicyAdministrationPoint:pap",
+      name: "PAP du fournisseur",
+      version: null,
+    };
+    const ccs: ComponentHealth = {
+      ...closed,
+      kind: "credentials-config-services",
+      id: "urn:ngsi-ld:CredentialsConfigService:ccs",
+      name: "CCS du vérifieur",
+    };
+    mockApi({ "GET /health/components": { body: list([pap, ccs]) } });
+    renderAt("/status", "/status", <StatusPage />);
+    await screen.findByText("PAP du fournisseur");
+    expect(row("PAP du fournisseur")).toHaveTextContent(/point d.administration des politiques/i);
+    expect(
+      within(row("PAP du fournisseur")).getByRole("link", { name: "PAP du fournisseur" }),
+    ).toHaveAttribute(
+      "href",
+      "/policy-administration-points/urn%3Angsi-ld%3APolicyAdministrationPoint%3Apap",
+    );
+    expect(row("CCS du vérifieur")).toHaveTextContent(/service de configuration des attestations/i);
+    expect(within(row("CCS du vérifieur")).getByRole("link", { name: "CCS du vérifieur" })).toHaveAttribute(
+      "href",
+      "/credentials-config-services/urn%3Angsi-ld%3ACredentialsConfigService%3Accs",
+    );
+  });
+
   it("lists every component with its state, the reason it is down, its round trip, version and check time", async () => {
     mockApi({ "GET /health/components": { body: list([embedded, closed, fresh]) } });
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("Embedded broker");
     expect(row("Embedded broker")).toHaveTextContent("Up");
     expect(row("Embedded broker")).toHaveTextContent("12 ms");
-    expect(row("Embedded broker")).toHaveTextContent("0.0.0 (NGSI-LD 1.8)");
+    expect(row("Embedded broker")).toHaveTextContent("0.1.0 (NGSI-LD 1.8)");
     expect(within(row("Embedded broker")).getByRole("link", { name: "Embedded broker" })).toHaveAttribute(
       "href",
       "/context-brokers/urn%3Angsi-ld%3AContextBroker%3Aembedded",

@@ -38,9 +38,32 @@ export function checkName(name: string, what: string): void {
   if (invalid) throw badRequest(`${what} ${JSON.stringify(name)} is not a valid name`);
 }
 
-const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-export const isDateTime = (s: unknown): s is string =>
-  typeof s === "string" && dateTimePattern.test(s) && !Number.isNaN(Date.parse(s));
+const dateTimePattern =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
+/** The first instant the storage holds: PostgreSQL has no year 0000 (the year before 0001 is 1 BC). */
+const firstInstant = Date.parse("0001-01-01T00:00:00Z");
+
+/**
+ * An ISO 8601 date-time of a real calendar day and time (not 30 February, hour 24 nor minute 60,
+ * which Date.parse rolls over to the next day and the database refuses), from year 0001 on in UTC
+ * (year 0000 is no year of the database's calendar).
+ */
+export function isDateTime(s: unknown): s is string {
+  const m = typeof s === "string" ? dateTimePattern.exec(s) : null;
+  if (!m) return false;
+  const [year, month, day, hour, minute, second = 0, , offsetHours = 0, offsetMinutes = 0] = m
+    .slice(1)
+    .map((part) => (part === undefined || part === "+" || part === "-" ? undefined : Number(part)));
+  // Days in the month of a leap year (2000): 29 February is then checked against the year.
+  const daysInMonth = new Date(Date.UTC(2000, month!, 0)).getUTCDate();
+  const leapDay = month === 2 && day === 29;
+  const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth || (leapDay && !isLeap(year!)))
+    return false;
+  if (hour! > 23 || minute! > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return false;
+  const instant = Date.parse(s as string);
+  return !Number.isNaN(instant) && instant >= firstInstant;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

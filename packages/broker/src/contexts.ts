@@ -1,3 +1,4 @@
+import { fetchOnce } from "./outgoing.ts";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import jsonld from "jsonld";
@@ -210,12 +211,17 @@ export class ContextResolver {
       throw new ContextUnavailable(`cannot load @context ${url}: not an http(s) URL`);
     let document: object;
     try {
-      const response = await fetch(url, {
-        headers: { accept: "application/ld+json, application/json;q=0.9" },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      document = (await response.json()) as object;
+      document = await fetchOnce(
+        url,
+        {
+          headers: { accept: "application/ld+json, application/json;q=0.9" },
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        },
+        async (response) => {
+          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          return (await response.json()) as object;
+        },
+      );
     } catch (error) {
       throw new ContextUnavailable(`cannot load @context ${url}: ${messageOf(error)}`);
     }

@@ -1,3 +1,4 @@
+import { fetchOnce } from "./outgoing.ts";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { ContextResolver } from "./contexts.ts";
@@ -267,16 +268,15 @@ export class DeliveryWorker {
       if (taken === "elsewhere") return await this.handOver(rows, sub.id, tenant);
       if (taken === false) throw new Error("no receiver of this process listens at this address");
       if (taken === true) return await this.succeeded(rows, sub, tenant);
-      const response = await fetch(sub.notification.endpoint.uri, {
-        method: "POST",
-        headers,
-        body,
-        redirect: "manual",
-        signal: abort.signal,
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.status < 200 || response.status > 299)
-        problem = `the endpoint answered ${response.status}`;
+      const status = await fetchOnce(
+        sub.notification.endpoint.uri,
+        { method: "POST", headers, body, redirect: "manual", signal: abort.signal },
+        async (response) => {
+          await response.arrayBuffer().catch(() => undefined);
+          return response.status;
+        },
+      );
+      if (status < 200 || status > 299) problem = `the endpoint answered ${status}`;
     } catch (error) {
       if (this.stopping.signal.aborted) return this.release(rows);
       problem = error instanceof Error ? `${error.message}${causeOf(error)}` : String(error);

@@ -1,3 +1,4 @@
+import { fetchOnce } from "./outgoing.ts";
 import { sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { parseEntity } from "./attributes.ts";
@@ -206,14 +207,17 @@ async function ask(
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, {
-      method: body === undefined ? "GET" : "POST",
-      body: body === undefined ? undefined : JSON.stringify(body),
-      headers,
-      signal: budget.signal,
-      redirect: "manual",
-    });
-    text = await bounded(response, budget);
+    [response, text] = await fetchOnce(
+      url,
+      {
+        method: body === undefined ? "GET" : "POST",
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headers,
+        signal: budget.signal,
+        redirect: "manual",
+      },
+      async (answer) => [answer, await bounded(answer, budget)] as const,
+    );
   } catch (error) {
     if (error instanceof TooLarge)
       return {

@@ -1,3 +1,4 @@
+import { fetchOnce } from "./outgoing.ts";
 import { randomUUID } from "node:crypto";
 import type { Geometry } from "geojson";
 import type { Broker } from "./broker.ts";
@@ -98,14 +99,21 @@ async function deliver(
       headers.link = `<${ctx.linkUrl}>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"`;
     if (tenant) headers["ngsild-tenant"] = tenant;
     for (const { key, value } of s.notification.endpoint.receiverInfo ?? []) headers[key] = value;
-    const response = await fetch(s.notification.endpoint.uri, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(sources.notificationTimeoutMs),
-    });
-    await response.arrayBuffer();
-    ok = response.ok;
+    ok = await fetchOnce(
+      s.notification.endpoint.uri,
+      {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        // receiverInfo may hold the receiver's credentials: never sent on to the host a redirect names.
+        redirect: "manual",
+        signal: AbortSignal.timeout(sources.notificationTimeoutMs),
+      },
+      async (response) => {
+        await response.arrayBuffer();
+        return response.ok;
+      },
+    );
   } catch (error) {
     log.warn({ err: error, subscription: s.id }, "registration notification not delivered");
   }

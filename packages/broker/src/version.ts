@@ -2,7 +2,11 @@ import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import { CORE_CONTEXT_URL } from "./contexts.ts";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+/**
+ * Orrery's version, the one of the repository's root package.json: the broker ships with Orrery, and
+ * its own workspace package's version (0.0.0, never published) says nothing to whoever asks.
+ */
+export const { version } = createRequire(import.meta.url)("../../../package.json") as { version: string };
 /** The NGSI-LD API version the broker follows: the one of its core @context (…-v1.8.jsonld). */
 const ngsiLd = /-v(\d+(?:\.\d+)*)\.jsonld$/.exec(CORE_CONTEXT_URL)?.[1] ?? "";
 

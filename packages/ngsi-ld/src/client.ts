@@ -326,6 +326,9 @@ export class NgsiLdClient {
         body: payload,
         signal,
         dispatcher,
+        // The call carries the broker's credentials (bearer, custom headers such as an API key):
+        // they are not sent on to whatever host a redirect names.
+        redirect: "manual",
       } as RequestInit);
       text = await response.text();
     } catch (err) {
@@ -345,6 +348,22 @@ export class NgsiLdClient {
         { title: `The context broker ${this.label} could not be reached (${cause})` },
         this.label,
         { kind: "unreachable", cause, ...(typeof code === "string" ? { code } : {}) },
+      );
+    }
+    const location =
+      response.status >= 300 && response.status < 400 ? response.headers.get("location") : null;
+    if (location !== null) {
+      const target = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      const shown = target ? `${target.origin}${target.pathname}` : location.slice(0, 300);
+      const cause = `it redirected to ${shown}; Orrery does not send credentials to another address`;
+      throw new NgsiLdError(
+        502,
+        { title: `The context broker ${this.label} could not be reached (${cause})` },
+        this.label,
+        {
+          kind: "unreachable",
+          cause,
+        },
       );
     }
     let body: unknown;

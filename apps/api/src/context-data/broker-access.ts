@@ -7,7 +7,7 @@ import {
 } from "@orrery/model";
 import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { fetchWithin } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
@@ -29,6 +29,14 @@ export function workspaceContextUrl(config: Config, workspace: Row, typeName?: s
 /** Tokens by grant (and grant version, so an edited grant gets a new token), kept until shortly before expiry. */
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
+/**
+ * Refusals by grant (and versions, as tokens): a grant the identity manager refused is not tried
+ * again for REFUSAL_MS, so that broker calls in a row do not sign in with a wrong stored password
+ * each time (an identity manager that locks accounts after failed sign-ins would lock it).
+ */
+const refusals = new Map<string, { status: number; until: number }>();
+const REFUSAL_MS = 30_000;
+
 /** An OAuth 2.0 token from an identity manager grant (Keyrock contract: Basic client auth, form body), cached until expiry. */
 async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): Promise<string> {
   const idm = await records.find(identityManagers, String(idmId));
@@ -38,6 +46,11 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
   const key = `${grantRow.id}@${grantRow.version}@${idm.id}@${idm.version}`;
   const cached = tokens.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.token;
+  const name = String(idm.data.name);
+  const refused = refusals.get(key);
+  if (refused && refused.until > Date.now())
+    throw problem(502, "idm.refusedGrant", { name, status: refused.status });
+  refusals.delete(key);
   const grant = grantRow.data;
   const secret = (await records.secret(identityManagerGrants, grantRow.id, "clientSecret")) ?? "";
   const form = new URLSearchParams({ grant_type: String(grant.grantType) });
@@ -45,7 +58,6 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
     form.set("username", String(grant.username));
     form.set("password", (await records.secret(identityManagerGrants, grantRow.id, "password")) ?? "");
   }
-  const name = String(idm.data.name);
   let response: Response;
   try {
     response = await fetchWithin(`${address(idm.data)}${String(idm.data.oauth2TokenPath)}`, {
@@ -57,11 +69,22 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
       body: form,
     });
   } catch (err) {
-    throw problem(502, "idm.unreachable", { name, cause: (err as Error).message });
+    if (err instanceof CrossOriginRedirect)
+      throw problem(502, "peer.crossOriginRedirect", {
+        name,
+        kind: identityManagers.kind,
+        location: err.location,
+      });
+    throw problem(502, "idm.unreachable", { name, cause: unreachableCause(err) });
   }
   const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
-  if (!response.ok || !body.access_token)
+  if (!response.ok || !body.access_token) {
+    if (response.status === 400 || response.status === 401 || response.status === 403) {
+      for (const [k, r] of refusals) if (r.until <= Date.now()) refusals.delete(k);
+      refusals.set(key, { status: response.status, until: Date.now() + REFUSAL_MS });
+    }
     throw problem(502, "idm.refusedGrant", { name, status: response.status });
+  }
   // Renew 30 s early; a token without expires_in is kept for 5 minutes.
   const lifetime = Math.max(0, (Number(body.expires_in) || 300) - 30) * 1000;
   tokens.set(key, { token: body.access_token, expiresAt: Date.now() + lifetime });

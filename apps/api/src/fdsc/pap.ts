@@ -1,6 +1,14 @@
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { call, fdscOfWorkspace, reasonOf, refused, type Answer, type Component } from "./peer.ts";
+import {
+  call,
+  fdscOfWorkspace,
+  isDotSegment,
+  reasonOf,
+  refused,
+  type Answer,
+  type Component,
+} from "./peer.ts";
 
 /** A policy as Orrery shows it: the PAP's, with its ODRL parsed (the PAP keeps it as a JSON string). */
 export interface Policy {
@@ -38,7 +46,15 @@ export async function papOf(records: Records, workspaceId: string): Promise<PapP
   return { pap, sid, prefix: sid ? `/service/${encodeURIComponent(sid)}/policy` : "/policy" };
 }
 
-export const policyPath = (at: PapPlace, id: string) => `${at.prefix}/${encodeURIComponent(id)}`;
+/**
+ * A policy's path in the PAP. Its id is one encoded segment, and never `.` or `..` (nor their
+ * percent-encoded forms, which URL parsers treat alike): `/service/{sid}/policy/..` would be sent
+ * as `/service/{sid}/`, and a DELETE there removes the PAP service with all its policies.
+ */
+export function policyPath(at: PapPlace, id: string): string {
+  if (isDotSegment(id)) throw problem(400, "pap.dotId", { id });
+  return `${at.prefix}/${encodeURIComponent(id)}`;
+}
 
 /** A PAP's unknown-service 404 is a bare text, not its JSON error shape. */
 export const unknownService = (answer: Answer) => answer.status === 404 && typeof answer.body === "string";

@@ -6,7 +6,7 @@ import {
 } from "@orrery/model";
 import { address } from "../context-data/broker-access.ts";
 import type { MessageCode } from "../messages/say.ts";
-import { fetchWithin, unreachableCause } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
@@ -27,6 +27,12 @@ export interface Answer {
   body: unknown;
 }
 
+const kindOfRole: Record<Component["role"], string> = {
+  pap: policyAdministrationPoints.kind,
+  ccs: credentialsConfigServices.kind,
+  til: trustedIssuersLists.kind,
+};
+
 export const componentOf = (role: Component["role"], row: Row): Component => ({
   role,
   name: String(row.data.name),
@@ -34,9 +40,13 @@ export const componentOf = (role: Component["role"], row: Row): Component => ({
   data: row.data,
 });
 
+/** `.` or `..`, as given or percent-encoded (`%2e`): a URL parser resolves them into another path. */
+export const isDotSegment = (segment: string) => /^(\.|%2e){1,2}$/i.test(segment);
+
 /**
  * One call to a component. `path` is built by the caller from encoded segments
- * (encodeURIComponent): ids and DIDs go in one segment each.
+ * (encodeURIComponent): ids and DIDs go in one segment each. A path with a dot segment is never
+ * sent: the URL would name another resource of the component than the one meant.
  */
 export async function call(
   component: Component,
@@ -44,6 +54,10 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<Answer> {
+  const segments = path.split("?")[0]!.split("/");
+  const dot = segments.find(isDotSegment);
+  if (dot !== undefined)
+    throw problem(400, "fdsc.dotSegment", { value: decodeURIComponent(dot), name: component.name });
   let response: Response;
   try {
     response = await fetchWithin(`${component.base}${path}`, {
@@ -55,6 +69,12 @@ export async function call(
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
+    if (err instanceof CrossOriginRedirect)
+      throw problem(502, "peer.crossOriginRedirect", {
+        name: component.name,
+        kind: kindOfRole[component.role],
+        location: err.location,
+      });
     throw problem(502, `${component.role}.unreachable` as MessageCode, {
       name: component.name,
       cause: unreachableCause(err),

@@ -2,8 +2,10 @@ import {
   authorizationRegistries,
   authorizationRegistryGrants,
   contextBrokers,
+  credentialsConfigServices,
   identityManagerGrants,
   identityManagers,
+  policyAdministrationPoints,
   temporalServices,
   trustedIssuersLists,
   vcVerifiers,
@@ -43,6 +45,8 @@ export const checkedKinds: readonly KindDefinition[] = [
   authorizationRegistryGrants,
   vcVerifiers,
   trustedIssuersLists,
+  policyAdministrationPoints,
+  credentialsConfigServices,
 ];
 
 const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
@@ -179,11 +183,33 @@ async function checkVerifier(d: Data, timeoutMs: number): Promise<CheckResult> {
   return resultOf(await probe({ url: `${base(d)}/api/v1/loginQR`, alive }, timeoutMs));
 }
 
-/** The trusted issuers list's management API answers an issuer it does not hold with a 404 problem. */
+/**
+ * The trusted issuers list's management API answers an issuer it does not hold with a 404 whose
+ * body is empty, as the real one does (notes/fdsc.md §4; its OpenAPI document promises a problem,
+ * accepted too). A 404 page (HTML) is a server without that API.
+ */
 async function checkIssuersList(d: Data, timeoutMs: number): Promise<CheckResult> {
-  const alive = (a: Answer) => (a.status === 200 || a.status === 404) && a.json !== undefined;
+  const alive = (a: Answer) =>
+    (a.status === 200 && a.json !== undefined) ||
+    (a.status === 404 && !a.html && (a.text.trim() === "" || a.json !== undefined));
   const probeDid = encodeURIComponent("did:web:orrery.invalid:health-check");
   return resultOf(await probe({ url: `${base(d)}/issuer/${probeDid}`, alive }, timeoutMs));
+}
+
+/** An ODRL-PAP lists its services as a bare JSON array (notes/fdsc.md §1): the first one is asked for. */
+async function checkPolicyAdministrationPoint(d: Data, timeoutMs: number): Promise<CheckResult> {
+  const alive = (a: Answer) => a.status === 200 && Array.isArray(a.json);
+  return resultOf(await probe({ url: `${base(d)}/service?page=0&pageSize=1`, alive }, timeoutMs));
+}
+
+/**
+ * A credentials configuration service, standalone or the VC verifier's own, lists its services as
+ * `{total, pageNumber, pageSize, services: [...]}` (notes/fdsc.md §3): the first one is asked for.
+ */
+async function checkCredentialsConfigService(d: Data, timeoutMs: number): Promise<CheckResult> {
+  const alive = (a: Answer) =>
+    a.status === 200 && Array.isArray((a.json as { services?: unknown } | undefined)?.services);
+  return resultOf(await probe({ url: `${base(d)}/service?pageSize=1&page=0`, alive }, timeoutMs));
 }
 
 /** What a token endpoint's answer says of the grant: a token (never kept nor shown), or the refusal's reason. */
@@ -339,6 +365,10 @@ export async function checkComponent(
         return await checkRegistryGrant(records, row, timeoutMs);
       case vcVerifiers.kind:
         return await checkVerifier(row.data, timeoutMs);
+      case policyAdministrationPoints.kind:
+        return await checkPolicyAdministrationPoint(row.data, timeoutMs);
+      case credentialsConfigServices.kind:
+        return await checkCredentialsConfigService(row.data, timeoutMs);
       default:
         return await checkIssuersList(row.data, timeoutMs);
     }

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Message } from "../messages/say.ts";
-import { fetchWithin, unreachableCause } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, TooManyRedirects, unreachableCause } from "../peers.ts";
 import { reasonOf } from "../trust/registry.ts";
 import { certificateProblems } from "./certificate.ts";
 
@@ -103,6 +103,9 @@ const tlsCodes =
 
 /** Why a request got no answer, in words: refused, timed out, unknown host, TLS and the certificate's problems. */
 export async function unreachableReasons(err: unknown, url: string, timeoutMs: number): Promise<Message[]> {
+  if (err instanceof CrossOriginRedirect)
+    return [{ code: "health.crossOriginRedirect", params: { location: err.location } }];
+  if (err instanceof TooManyRedirects) return [{ code: "health.tooManyRedirects" }];
   const cause = unreachableCause(err);
   const target = new URL(url);
   const address = target.host;

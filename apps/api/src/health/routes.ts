@@ -1,19 +1,55 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { kindsByName, type KindDefinition } from "@orrery/model";
+import {
+  authorizationRegistryGrants,
+  identityManagerGrants,
+  kindsByName,
+  type KindDefinition,
+} from "@orrery/model";
 import type { Config } from "../config.ts";
 import { languageOf, say, type Language } from "../messages/say.ts";
-import { notFound } from "../problems.ts";
+import { notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { checkComponent, checkedKinds } from "./check.ts";
-import { claimDue, forgetRemoved, healthById, saveHealth, type StoredHealth } from "./store.ts";
+import {
+  claimDue,
+  claimGrantCheck,
+  forgetRemoved,
+  healthById,
+  saveHealth,
+  type StoredHealth,
+} from "./store.ts";
 
 interface Component {
   kind: KindDefinition;
   id: string;
   name: string;
+}
+
+/**
+ * A grant's check signs in with its stored credentials: at most once in this many seconds per grant
+ * (on demand, "check all" and the background checks together), unless the grant or its peer changed,
+ * so that an identity manager that locks accounts after failed sign-ins never locks the data space's
+ * account because of Orrery.
+ */
+export const GRANT_CHECK_SECONDS = 30;
+
+const grantKinds: ReadonlySet<string> = new Set([
+  identityManagerGrants.kind,
+  authorizationRegistryGrants.kind,
+]);
+
+/** The identity manager or authorization registry a grant signs in at. */
+const peerOf = (data: Record<string, unknown>) =>
+  String(data.hasIdentityManager ?? data.hasAuthorizationRegistry ?? "");
+
+/** A grant checked less than GRANT_CHECK_SECONDS ago: 429 with Retry-After. */
+class CheckTooSoon extends Error {
+  constructor(readonly seconds: number) {
+    super(`checked less than ${GRANT_CHECK_SECONDS} s ago`);
+  }
 }
 
 /** How many components one process checks at a time (each check waits at most the timeout). */
@@ -54,10 +90,20 @@ export function registerHealthRoutes(
     );
   }
 
-  async function check(component: Pick<Component, "kind" | "id">): Promise<StoredHealth> {
+  /** Checks a component now; a grant only when its credentials may be tried (`claimed`: the background claimed it). */
+  async function check(component: Pick<Component, "kind" | "id">, claimed = false): Promise<StoredHealth> {
     const startedAt = new Date();
     const row = await records.find(component.kind, component.id);
     if (!row) throw notFound(component.id);
+    if (grantKinds.has(component.kind.kind) && !claimed) {
+      const wait = await claimGrantCheck(
+        db,
+        { id: row.id, kind: component.kind.kind },
+        peerOf(row.data),
+        GRANT_CHECK_SECONDS,
+      );
+      if (wait > 0) throw new CheckTooSoon(wait);
+    }
     const result = await checkComponent(records, component.kind, row, timeoutMs);
     return saveHealth(db, row.id, component.kind.kind, result, startedAt);
   }
@@ -106,8 +152,12 @@ export function registerHealthRoutes(
     "/api/health/components",
     { schema: { tags, summary: "Check the connection of every registered component now" } },
     async (request) => {
+      // A grant whose credentials were tried a moment ago keeps its last result.
       await inPool(await components(), (c) =>
-        check(c).catch((err: unknown) => request.log.warn({ err, component: c.id }, "health check failed")),
+        check(c).catch((err: unknown) => {
+          if (!(err instanceof CheckTooSoon))
+            request.log.warn({ err, component: c.id }, "health check failed");
+        }),
       );
       return list(languageOf(request.headers["accept-language"]));
     },
@@ -131,9 +181,19 @@ export function registerHealthRoutes(
         params,
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const component = await one(request.params.kind, request.params.id);
-      return view(component, await check(component), languageOf(request.headers["accept-language"]));
+      try {
+        return view(component, await check(component), languageOf(request.headers["accept-language"]));
+      } catch (err) {
+        if (!(err instanceof CheckTooSoon)) throw err;
+        reply.header("retry-after", String(err.seconds));
+        throw problem(429, "health.grantCheckTooSoon", {
+          name: component.name,
+          limit: GRANT_CHECK_SECONDS,
+          seconds: err.seconds,
+        });
+      }
     },
   );
 
@@ -151,7 +211,7 @@ function runInBackground(
   db: Database,
   options: {
     kinds: readonly string[];
-    check: (c: Pick<Component, "kind" | "id">) => Promise<StoredHealth>;
+    check: (c: Pick<Component, "kind" | "id">, claimed: boolean) => Promise<StoredHealth>;
     intervalSeconds: number;
   },
 ): void {
@@ -163,9 +223,14 @@ function runInBackground(
 
   async function tick() {
     await forgetRemoved(db);
-    const due = await claimDue(db, options.kinds, staleSeconds);
+    const grants = options.kinds.filter((k) => grantKinds.has(k));
+    const others = options.kinds.filter((k) => !grantKinds.has(k));
+    const due = [
+      ...(await claimDue(db, others, staleSeconds)),
+      ...(await claimDue(db, grants, Math.max(staleSeconds, GRANT_CHECK_SECONDS))),
+    ];
     await inPool(due, (c) =>
-      closing ? Promise.resolve() : options.check({ kind: kindsByName.get(c.kind)!, id: c.id }),
+      closing ? Promise.resolve() : options.check({ kind: kindsByName.get(c.kind)!, id: c.id }, true),
     );
   }
 

@@ -95,6 +95,32 @@ export async function claimDue(
 }
 
 /**
+ * Takes a grant's check now, unless its credentials were tried (by a check on demand or in the
+ * background, in any process on this database) in the last `seconds` and neither the grant nor
+ * its peer changed since: then the seconds to wait. One statement, so that twenty clicks at once
+ * make one sign-in.
+ */
+export async function claimGrantCheck(
+  db: Database,
+  grant: { id: string; kind: string },
+  peerId: string,
+  seconds: number,
+): Promise<number> {
+  const claimed = await db.execute(sql`
+    INSERT INTO component_health (id, kind, claimed_at) VALUES (${grant.id}, ${grant.kind}, now())
+    ON CONFLICT (id) DO UPDATE SET claimed_at = now()
+      WHERE component_health.claimed_at <= now() - make_interval(secs => ${seconds})
+         OR component_health.claimed_at < (
+           SELECT max(r.updated_at) FROM records r WHERE r.id IN (${grant.id}, ${peerId}))
+    RETURNING id`);
+  if (rowsOf(claimed).length) return 0;
+  const waits = await db.execute(sql`
+    SELECT ceil(extract(epoch FROM claimed_at + make_interval(secs => ${seconds}) - now()))::int AS wait
+    FROM component_health WHERE id = ${grant.id}`);
+  return Math.max(1, rowsOf<{ wait: number }>(waits)[0]?.wait ?? seconds);
+}
+
+/**
  * Every stored result, by component id. A result taken before the component's last edit (a new
  * address, other credentials) says nothing of it any more: it reads as unchecked until the next check.
  */

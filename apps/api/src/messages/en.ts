@@ -189,6 +189,8 @@ export const en = {
   "workspace.siop2Login":
     "This service uses SIOP 2: open the workspace with a verifiable-credential login first.",
   "idm.unreachable": "The identity manager {name} could not be reached: {cause}",
+  "peer.crossOriginRedirect":
+    "{name} ({kind}) redirected the request to {location}; Orrery does not send credentials to another origin.",
   "idm.refusedGrant": "The identity manager {name} refused the grant ({status}).",
   "grant.ofAnotherPeer":
     "The grant “{grant}” belongs to “{owner}”, not to “{peer}”: its secrets go to “{owner}” only. Choose a grant of “{peer}”.",
@@ -345,11 +347,14 @@ export const en = {
   "pap.locked": "The policy administration point {name} does not let this policy be changed: {reason}",
   "pap.notKept": "The policy administration point {name} accepted the policy but does not return it.",
   "pap.noPolicy": "The policy administration point {name} has no policy {id}.",
+  "pap.dotId": "A policy id cannot be “{id}”: in a path, “.” and “..” name a folder, not a policy.",
   "pap.noValidation":
     "The policy administration point {name} has no validation (/validate): turn it on in its record once its OPA is set up.",
   "ccs.unreachable": "The credentials configuration service {name} could not be reached: {cause}",
   "ccs.refused": "The credentials configuration service {name} answered {status}: {reason}",
   "fdsc.noService": "The service {id} does not exist.",
+  "fdsc.dotSegment":
+    "“{value}” cannot be sent to {name} as an id: in a path, “.” and “..” name a folder, not a record.",
   "fdsc.notFdsc":
     "The service {name} is not in FIWARE Data Space Connector mode: choose that authorization mode and its components on the service's page.",
   "contractDetail.syncNoRoleScopeName":
@@ -430,6 +435,9 @@ export const en = {
   "health.unknownHost": "The host name {host} is not known (DNS).",
   "health.connectionClosed": "The connection was closed before an answer ({cause}).",
   "health.unreachable": "It could not be reached ({cause}).",
+  "health.crossOriginRedirect":
+    "It redirected to {location}; Orrery does not send credentials to another origin.",
+  "health.tooManyRedirects": "It redirected more than 3 times within its own address.",
   "health.tls": "The TLS connection failed.",
   "health.notTls": "It does not speak TLS at {address}: is its scheme http rather than https?",
   "health.certificate.expired": "Its certificate expired on {date}.",
@@ -447,6 +455,8 @@ export const en = {
   "health.tokenRefused": "The credentials no longer obtain a token: {status}, {reason}",
   "health.tokenMissing": "The answer to the credentials holds no access token.",
   "health.keyCannotSign": "The grant's private key cannot sign a client assertion.",
+  "health.grantCheckTooSoon":
+    "The credentials of {name} were tried less than {limit} s ago: to spare its account, they are tried again in {seconds} s at the earliest. Its last result is shown.",
   "health.byWorkspaceBroker":
     "An NGSI-LD temporal service is the temporal API of each workspace's own context broker: check the broker.",
 

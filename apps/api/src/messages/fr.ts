@@ -191,6 +191,8 @@ export const fr: Record<MessageCode, string> = {
   "workspace.siop2Login":
     "Ce service utilise SIOP 2 : ouvrez d’abord l’espace de travail avec une connexion par attestation vérifiable.",
   "idm.unreachable": "Le gestionnaire d’identité {name} est injoignable : {cause}",
+  "peer.crossOriginRedirect":
+    "{name} ({kind}) a redirigé la requête vers {location} ; Orrery n’envoie pas d’identifiants à une autre origine.",
   "idm.refusedGrant": "Le gestionnaire d’identité {name} a refusé l’autorisation ({status}).",
   "grant.ofAnotherPeer":
     "L’autorisation « {grant} » appartient à « {owner} », pas à « {peer} » : ses secrets ne vont qu’à « {owner} ». Choisissez une autorisation de « {peer} ».",
@@ -361,11 +363,15 @@ export const fr: Record<MessageCode, string> = {
   "pap.notKept":
     "Le point d’administration des politiques {name} a accepté la politique mais ne la rend pas.",
   "pap.noPolicy": "Le point d’administration des politiques {name} n’a pas de politique {id}.",
+  "pap.dotId":
+    "Un identifiant de politique ne peut pas être « {id} » : dans un chemin, « . » et « .. » désignent un dossier, pas une politique.",
   "pap.noValidation":
     "Le point d’administration des politiques {name} n’a pas de validation (/validate) : activez-la dans sa fiche une fois son OPA configuré.",
   "ccs.unreachable": "Le service de configuration des attestations {name} est injoignable : {cause}",
   "ccs.refused": "Le service de configuration des attestations {name} a répondu {status} : {reason}",
   "fdsc.noService": "Le service {id} n’existe pas.",
+  "fdsc.dotSegment":
+    "« {value} » ne peut pas être envoyé à {name} comme identifiant : dans un chemin, « . » et « .. » désignent un dossier, pas un enregistrement.",
   "fdsc.notFdsc":
     "Le service {name} n’est pas en mode FIWARE Data Space Connector : choisissez ce mode d’autorisation et ses composants sur la page du service.",
   "contractDetail.syncNoRoleScopeName":
@@ -450,6 +456,9 @@ export const fr: Record<MessageCode, string> = {
   "health.unknownHost": "Le nom d’hôte {host} est inconnu (DNS).",
   "health.connectionClosed": "La connexion a été fermée avant une réponse ({cause}).",
   "health.unreachable": "Il n’a pas pu être joint ({cause}).",
+  "health.crossOriginRedirect":
+    "Il a redirigé vers {location} ; Orrery n’envoie pas d’identifiants à une autre origine.",
+  "health.tooManyRedirects": "Il a redirigé plus de 3 fois à sa propre adresse.",
   "health.tls": "La connexion TLS a échoué.",
   "health.notTls": "Il ne parle pas TLS à {address} : son schéma serait-il http plutôt que https ?",
   "health.certificate.expired": "Son certificat a expiré le {date}.",
@@ -468,6 +477,8 @@ export const fr: Record<MessageCode, string> = {
   "health.tokenRefused": "Les identifiants n’obtiennent plus de jeton : {status}, {reason}",
   "health.tokenMissing": "La réponse aux identifiants ne contient aucun jeton d’accès.",
   "health.keyCannotSign": "La clé privée de l’autorisation ne peut pas signer d’assertion client.",
+  "health.grantCheckTooSoon":
+    "Les identifiants de {name} ont été essayés il y a moins de {limit} s : pour ménager son compte, ils le seront de nouveau dans {seconds} s au plus tôt. Son dernier résultat est affiché.",
   "health.byWorkspaceBroker":
     "Un service temporel NGSI-LD est l’API temporelle du courtier de contexte de chaque espace de travail : testez le courtier.",
 

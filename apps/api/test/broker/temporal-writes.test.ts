@@ -341,3 +341,64 @@ describe("temporal writes of many instances per request", () => {
     expect(valuesOf(r.body.power)).toEqual([4997, 4998, 4999]);
   });
 });
+
+describe("dates no calendar holds (year 0000, 30 February): 400 BadRequestData, never a 500", () => {
+  const impossible = [
+    "0000-01-01T00:00:00Z",
+    "0000-06-15T12:00:00.000Z",
+    "0001-01-01T00:00:00+14:00",
+    "2021-02-29T12:00:00Z",
+    "2020-02-30T00:00:00Z",
+    "2020-04-31T00:00:00Z",
+    "2020-13-01T00:00:00Z",
+    "2020-01-01T24:00:00Z",
+    "2020-01-01T23:60:00Z",
+  ];
+
+  it("in a temporal append (observedAt of an instance)", async () => {
+    const id = await vehicle();
+    for (const date of impossible) {
+      const r = await call("POST", temporalPath(id, "/attrs"), {
+        speed: [{ type: "Property", value: 1, observedAt: date }],
+      });
+      expectProblem(r, 400, "BadRequestData");
+      expect(r.body.detail ?? r.body.title).toContain("observedAt");
+    }
+    expect(valuesOf((await history(id)).speed)).toEqual([120, 80, 100]);
+  });
+
+  it("in an attribute PATCH (observedAt)", async () => {
+    const id = uid("Vehicle");
+    const made = await call("POST", "/entities", {
+      id,
+      type: "Vehicle",
+      speed: { type: "Property", value: 5 },
+    });
+    expect(made.status, made.raw).toBe(201);
+    for (const date of impossible) {
+      const r = await call("PATCH", `/entities/${encodeURIComponent(id)}/attrs/speed`, {
+        type: "Property",
+        value: 6,
+        observedAt: date,
+      });
+      expectProblem(r, 400, "BadRequestData");
+    }
+    const entity = await call("GET", `/entities/${encodeURIComponent(id)}`);
+    expect(entity.body.speed.value).toBe(5);
+  });
+
+  it("in timeAt and endTimeAt of a temporal query", async () => {
+    const id = await vehicle();
+    for (const date of impossible) {
+      const q = encodeURIComponent(date);
+      for (const path of [
+        temporalPath(id, `?timerel=after&timeAt=${q}`),
+        `/temporal/entities?type=Vehicle&timerel=before&timeAt=${q}`,
+        `/temporal/entities?type=Vehicle&timerel=between&timeAt=${encodeURIComponent(at(0))}&endTimeAt=${q}`,
+      ]) {
+        const r = await call("GET", path);
+        expectProblem(r, 400, "BadRequestData");
+      }
+    }
+  });
+});

@@ -12,6 +12,8 @@ export const checkedKinds: readonly string[] = [
   "authorization-registry-grants",
   "vc-verifiers",
   "trusted-issuers-lists",
+  "policy-administration-points",
+  "credentials-config-services",
 ];
 
 export type HealthState = "up" | "down" | "unchecked" | "notApplicable";
