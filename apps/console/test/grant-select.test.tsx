@@ -157,9 +157,9 @@ describe("the grant of a workspace, a service or a temporal service", () => {
   });
 });
 
-describe("a grant saved before grants named their identity manager", () => {
-  it("says, as soon as its form is opened, that its identity manager is required", async () => {
-    const { client } = renderForm(identityManagerGrants, {
+describe("a grant in the spec's shape, bound to no identity manager yet", () => {
+  it("opens without an error, and the console's form asks for its identity manager before saving", async () => {
+    const { client, user, calls } = renderForm(identityManagerGrants, {
       id: grant("old"),
       name: "Grant of nobody",
       grantType: "client_credentials",
@@ -167,9 +167,11 @@ describe("a grant saved before grants named their identity manager", () => {
       clientSecret: { set: true },
     });
     await settled(client);
-    await waitFor(() =>
-      expect(field("Identity manager")).toHaveAccessibleDescription("This field is required."),
-    );
+    // The API takes it as the original console sends it; only saving here asks for the peer.
+    expect(field("Identity manager")).not.toHaveAccessibleDescription("This field is required.");
+    expect(field("Identity manager")).toBeRequired();
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(sent(calls, "PUT")).toHaveLength(0);
   });
 });
 
