@@ -1,0 +1,93 @@
+import { Button, Table } from "react-bootstrap";
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Item } from "../resources/queries.ts";
+
+export interface DataModelListProps {
+  types: readonly Item[];
+  properties: readonly Item[];
+  hiddenGroups: ReadonlySet<string>;
+  selectedTypeId?: string | null;
+  typePath: (typeId: string) => string;
+  onSelect: (typeId: string) => void;
+}
+
+/**
+ * The data-model chart read as a table (issue 37): what a screen reader or a keyboard cannot get
+ * from the drawing. One row a type, in the chart's groups, with its properties and where each of
+ * its relationships leads; "Show entities" does what choosing the node does.
+ */
+export function DataModelList(props: DataModelListProps) {
+  const { t } = useTranslation();
+  const names = new Map(props.types.map((type) => [type.id, type.name]));
+  const shown = props.types
+    .filter((type) => !props.hiddenGroups.has(String(type.dataModelGroup ?? "")))
+    .slice()
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const propertiesOf = (typeId: string) =>
+    props.properties
+      .filter((p) => p.hasType === typeId)
+      .slice()
+      .sort((a, b) => a.name.localeCompare(b.name));
+  /** Where a relationship leads: a type of the model, or what it names outside the model. */
+  const targetOf = (p: Item) => {
+    const target = String(p.relationshipType ?? "");
+    if (p.relationshipTarget && target === p.hasType) return String(p.relationshipTarget);
+    return names.get(target) ?? (p.relationshipTarget ? String(p.relationshipTarget) : "?");
+  };
+  return (
+    <Table size="sm" responsive className="mb-0 align-middle" data-testid="data-model-list">
+      <caption className="caption-top">{t("workspace.listCaption")}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t("fields.name")}</th>
+          <th scope="col">{t("fields.dataModelGroup")}</th>
+          <th scope="col">{t("kinds.properties.many")}</th>
+          <th scope="col">{t("workspace.relationships")}</th>
+          <th scope="col">
+            <span className="visually-hidden">{t("workspace.listActions")}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((type) => {
+          const own = propertiesOf(type.id);
+          const relationships = own.filter((p) => p.ngsiLdType === "Relationship");
+          const selected = type.id === props.selectedTypeId;
+          return (
+            <tr key={type.id} className={selected ? "table-active" : undefined}>
+              <th scope="row">
+                <Link to={props.typePath(type.id)}>{type.name}</Link>
+              </th>
+              <td>{type.dataModelGroup ? t(`options.dataModelGroup.${String(type.dataModelGroup)}`) : ""}</td>
+              <td>{own.map((p) => p.name).join(", ")}</td>
+              <td>
+                {relationships.length > 0 && (
+                  <ul className="list-unstyled mb-0">
+                    {relationships.map((p) => (
+                      <li key={p.id}>
+                        {p.name} → {targetOf(p)}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+              <td className="text-end">
+                <Button
+                  size="sm"
+                  variant={selected ? "primary" : "outline-primary"}
+                  aria-pressed={selected}
+                  className="text-nowrap"
+                  onClick={() => props.onSelect(type.id)}
+                >
+                  {t("workspace.showEntities")}
+                  <span className="visually-hidden"> ({type.name})</span>
+                </Button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
+  );
+}
