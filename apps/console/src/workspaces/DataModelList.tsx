@@ -14,8 +14,8 @@ export interface DataModelListProps {
 
 /**
  * The data-model chart read as a table (issue 37): what a screen reader or a keyboard cannot get
- * from the drawing. One row a type, in the chart's groups, with its properties and where each of
- * its relationships leads; "Show entities" does what choosing the node does.
+ * from the drawing. One row a type of the groups shown, with its group and where each of its
+ * relationships leads (the chart's arrows); "Show entities" does what choosing the node does.
  */
 export function DataModelList(props: DataModelListProps) {
   const { t } = useTranslation();
@@ -24,9 +24,9 @@ export function DataModelList(props: DataModelListProps) {
     .filter((type) => !props.hiddenGroups.has(String(type.dataModelGroup ?? "")))
     .slice()
     .sort((a, b) => a.name.localeCompare(b.name));
-  const propertiesOf = (typeId: string) =>
+  const relationshipsOf = (typeId: string) =>
     props.properties
-      .filter((p) => p.hasType === typeId)
+      .filter((p) => p.hasType === typeId && p.ngsiLdType === "Relationship")
       .slice()
       .sort((a, b) => a.name.localeCompare(b.name));
   /** Where a relationship leads: a type of the model, or what it names outside the model. */
@@ -42,7 +42,6 @@ export function DataModelList(props: DataModelListProps) {
         <tr>
           <th scope="col">{t("fields.name")}</th>
           <th scope="col">{t("fields.dataModelGroup")}</th>
-          <th scope="col">{t("kinds.properties.many")}</th>
           <th scope="col">{t("workspace.relationships")}</th>
           <th scope="col">
             <span className="visually-hidden">{t("workspace.listActions")}</span>
@@ -51,8 +50,7 @@ export function DataModelList(props: DataModelListProps) {
       </thead>
       <tbody>
         {shown.map((type) => {
-          const own = propertiesOf(type.id);
-          const relationships = own.filter((p) => p.ngsiLdType === "Relationship");
+          const relationships = relationshipsOf(type.id);
           const selected = type.id === props.selectedTypeId;
           return (
             <tr key={type.id} className={selected ? "table-active" : undefined}>
@@ -60,7 +58,6 @@ export function DataModelList(props: DataModelListProps) {
                 <Link to={props.typePath(type.id)}>{type.name}</Link>
               </th>
               <td>{type.dataModelGroup ? t(`options.dataModelGroup.${String(type.dataModelGroup)}`) : ""}</td>
-              <td>{own.map((p) => p.name).join(", ")}</td>
               <td>
                 {relationships.length > 0 && (
                   <ul className="list-unstyled mb-0">
