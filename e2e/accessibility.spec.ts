@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { routePaths } from "../apps/console/src/routes.ts";
-import { signIn } from "./support.ts";
+import { en, signIn } from "./support.ts";
 
 /*
  * Issue 37, "Usable by everyone": every page of the console, with the demo data, has no serious or
@@ -150,3 +150,48 @@ for (const language of ["en", "fr"]) {
     expect(checked.size).toBeGreaterThan(100);
   });
 }
+
+test("at 390 px wide the menus and lists stay usable", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const shot = (name: string) =>
+    page.screenshot({ path: test.info().outputPath(`${name}-390.png`), fullPage: true });
+  /** Nothing wider than the screen: the page never scrolls sideways (a wide table scrolls in its own box). */
+  const fits = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await signIn(page, "admin");
+  await fits();
+  await shot("workspaces");
+
+  // The collapsed menu opens from its toggle; the Administration menu's links are on screen and lead on.
+  const toggle = page.getByRole("button", { name: en.app.toggleNavigation });
+  await toggle.click();
+  const administration = page.getByRole("button", { name: en.app.administration });
+  await administration.click();
+  const brokers = page.getByRole("link", { name: en.kinds["context-brokers"].many });
+  await expect(brokers).toBeInViewport();
+  await shot("menu");
+  await brokers.click();
+  await expect(page.getByRole("heading", { level: 1, name: en.kinds["context-brokers"].many })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Embedded broker" })).toBeInViewport();
+  await fits();
+  await shot("context-brokers");
+
+  // A workspace: its actions wrap, the types read as a list, the entities listed and opened.
+  await page.goto("/workspaces");
+  await page.getByRole("button", { name: "Open Supermarket" }).click();
+  await expect(page).toHaveURL(/\/workspace\/urn/);
+  await page.getByRole("button", { name: en.workspace.asList }).click();
+  const shelf = page
+    .getByRole("table", { name: en.workspace.listCaption })
+    .getByRole("button", { name: `${en.workspace.showEntities} (Shelf)` });
+  await shelf.click();
+  const entities = page.getByRole("table", { name: "Entities of Shelf" });
+  await expect(entities.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" })).toBeVisible();
+  await shot("workspace");
+  await fits();
+  await entities.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: /\(Shelf\)$/ })).toBeVisible();
+  await shot("entity");
+  await fits();
+});

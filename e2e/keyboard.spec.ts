@@ -76,7 +76,7 @@ test("the main flows work with the keyboard alone, the focus visible throughout"
   const types = page.getByRole("table", { name: en.workspace.listCaption });
   const shelf = types
     .getByRole("row")
-    .filter({ has: page.getByRole("rowheader", { name: "Shelf", exact: true }) });
+    .filter({ has: page.getByRole("link", { name: "Shelf", exact: true }) });
   await expect(shelf.getByRole("listitem")).toHaveText(["locatedIn → Building", "stocks → Product"]);
   await tabTo(page, shelf.getByRole("button", { name: `${en.workspace.showEntities} (Shelf)` }));
   await page.keyboard.press("Enter");

@@ -35,17 +35,16 @@ export function DataModelList(props: DataModelListProps) {
     if (p.relationshipTarget && target === p.hasType) return String(p.relationshipTarget);
     return names.get(target) ?? (p.relationshipTarget ? String(p.relationshipTarget) : "?");
   };
+  // The group column only when the model uses groups (the demo's types have none).
+  const grouped = shown.some((type) => type.dataModelGroup);
   return (
     <Table size="sm" responsive className="mb-0 align-middle" data-testid="data-model-list">
       <caption className="caption-top">{t("workspace.listCaption")}</caption>
       <thead>
         <tr>
           <th scope="col">{t("fields.name")}</th>
-          <th scope="col">{t("fields.dataModelGroup")}</th>
+          {grouped && <th scope="col">{t("fields.dataModelGroup")}</th>}
           <th scope="col">{t("workspace.relationships")}</th>
-          <th scope="col">
-            <span className="visually-hidden">{t("workspace.listActions")}</span>
-          </th>
         </tr>
       </thead>
       <tbody>
@@ -55,9 +54,25 @@ export function DataModelList(props: DataModelListProps) {
           return (
             <tr key={type.id} className={selected ? "table-active" : undefined}>
               <th scope="row">
-                <Link to={props.typePath(type.id)}>{type.name}</Link>
+                <Link to={props.typePath(type.id)} className="d-block mb-1 text-break">
+                  {type.name}
+                </Link>
+                <Button
+                  size="sm"
+                  variant={selected ? "primary" : "outline-primary"}
+                  aria-pressed={selected}
+                  aria-label={`${t("workspace.showEntities")} (${type.name})`}
+                  className="text-nowrap fw-normal"
+                  onClick={() => props.onSelect(type.id)}
+                >
+                  {t("workspace.showEntities")}
+                </Button>
               </th>
-              <td>{type.dataModelGroup ? t(`options.dataModelGroup.${String(type.dataModelGroup)}`) : ""}</td>
+              {grouped && (
+                <td>
+                  {type.dataModelGroup ? t(`options.dataModelGroup.${String(type.dataModelGroup)}`) : ""}
+                </td>
+              )}
               <td>
                 {relationships.length > 0 && (
                   <ul className="list-unstyled mb-0">
@@ -68,18 +83,6 @@ export function DataModelList(props: DataModelListProps) {
                     ))}
                   </ul>
                 )}
-              </td>
-              <td className="text-end">
-                <Button
-                  size="sm"
-                  variant={selected ? "primary" : "outline-primary"}
-                  aria-pressed={selected}
-                  className="text-nowrap"
-                  onClick={() => props.onSelect(type.id)}
-                >
-                  {t("workspace.showEntities")}
-                  <span className="visually-hidden"> ({type.name})</span>
-                </Button>
               </td>
             </tr>
           );
