@@ -44,6 +44,24 @@ function pageKey(href: string): string | undefined {
   return [route, tab, ...chosen, ...type].join(" ");
 }
 
+/**
+ * The workspace view's tabs are buttons, not links: with a type chosen, its subscriptions and map
+ * tabs are queued too (the subscriptions tab of a type links to creating one).
+ */
+function otherTabs(href: string): string[] {
+  const url = new URL(href, "http://console");
+  if (
+    routeOf(url.pathname) !== "workspace" ||
+    !url.searchParams.has("typeId") ||
+    url.searchParams.has("entityId")
+  )
+    return [];
+  return ["subscriptions", "map"].map((tab) => {
+    url.searchParams.set("activeTab", tab);
+    return url.pathname + url.search;
+  });
+}
+
 /** Waits until the page's data is on screen: no spinner or placeholder left in the main area. */
 async function settled(page: Page) {
   await expect(page.locator("main .spinner-border, main .placeholder-glow")).toHaveCount(0, {
@@ -113,7 +131,7 @@ async function crawl(page: Page, start: string[]) {
     const violations = await serious(page, checked.size === 1);
     if (violations.length > 0) found[`${key}: ${href}`] = violations;
     // The top bar is the same on every page: its menus are opened on the first only.
-    for (const next of await linksOf(page, checked.size === 1)) {
+    for (const next of [...(await linksOf(page, checked.size === 1)), ...otherTabs(href)]) {
       const nextKey = pageKey(next);
       if (nextKey && !checked.has(nextKey)) queue.push(next);
     }
@@ -180,6 +198,8 @@ for (const language of ["en", "fr"]) {
     // About 110 pages: two minutes on a quiet machine, up to six on a busy one.
     test.setTimeout(Number(process.env.A11Y_TIMEOUT ?? 360_000));
     const found: Record<string, unknown> = {};
+    // Checked once shown, not while a tab or alert fades in (Bootstrap's fades stop with reduced motion).
+    await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/authentication");
     await page.evaluate((l) => localStorage.setItem("orrery.language", l), language);
     await page.reload();
