@@ -1,5 +1,6 @@
 import { Container, Nav, Navbar } from "react-bootstrap";
-import { Link, NavLink } from "react-router";
+import { useEffect, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { platformKinds } from "@orrery/model";
 import { useCan, useConsoleConfig } from "../permissions.ts";
@@ -33,13 +34,24 @@ export function TopBar() {
   const trustModule = settings?.trustModule ?? true;
   const signOut = useSignOut();
   const openWorkspaces = useOpenWorkspaces();
+  // On a phone the menu folds away once a page is chosen, instead of pushing that page down.
+  const [expanded, setExpanded] = useState(false);
+  const { pathname } = useLocation();
+  useEffect(() => setExpanded(false), [pathname]);
   const adminKinds = administration
     .map((name) => platformKinds.find((k) => k.kind === name)!)
     .filter((k) => (trustModule || !k.trustModule) && can.index(k));
 
   return (
     <header>
-      <Navbar bg="dark" data-bs-theme="dark" expand="lg" aria-label={t("app.mainNavigation")}>
+      <Navbar
+        bg="dark"
+        data-bs-theme="dark"
+        expand="lg"
+        aria-label={t("app.mainNavigation")}
+        expanded={expanded}
+        onToggle={setExpanded}
+      >
         <Container fluid>
           <Navbar.Brand as={Link} to={routeTo("workspaces.index")}>
             ◎ {t("app.brand")}

@@ -20,6 +20,7 @@ import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { chartProperties, useItem, useList } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
 import { groupColours } from "./groupColours.ts";
+import { DataModelList } from "./DataModelList.tsx";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
 import { ContextDataTabs } from "../context-data/ContextDataTabs.tsx";
@@ -115,6 +116,8 @@ export function WorkspaceView() {
   const serviceList = useList(dataServices);
   const [hiddenGroups, setHiddenGroups] = useState<Set<string>>(new Set());
   const { Chart: DataModelChart, error: chartError } = useChart();
+  // The chart's types read as a table instead (issue 37): for a keyboard, a screen reader, a phone.
+  const [asList, setAsList] = useState(false);
   const data = workspace.data?.data;
   const params = { workspaceId };
   const select = (typeId: string) => {
@@ -169,17 +172,37 @@ export function WorkspaceView() {
                 <AutoDiscover workspaceId={workspaceId} />
                 <GenerateDataModel workspaceId={workspaceId} />
                 <GroupFilter hidden={hiddenGroups} onChange={setHiddenGroups} />
+                <Button
+                  variant="outline-secondary"
+                  size="sm"
+                  aria-pressed={asList}
+                  onClick={() => setAsList(!asList)}
+                >
+                  {t("workspace.asList")}
+                </Button>
               </div>
             </Card.Header>
             <Card.Body>
-              {typeList.isError || chartError ? (
+              {typeList.isError || (chartError && !asList) ? (
                 <ErrorAlert error={typeList.error ?? chartError} />
-              ) : typeList.isPending || propertyList.isPending || serviceList.isPending || !DataModelChart ? (
+              ) : typeList.isPending ||
+                propertyList.isPending ||
+                serviceList.isPending ||
+                (!DataModelChart && !asList) ? (
                 <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
               ) : typeList.data.length === 0 ? (
                 <Alert variant="info" className="mb-0">
                   {t("kinds.types.none")}
                 </Alert>
+              ) : asList || !DataModelChart ? (
+                <DataModelList
+                  types={typeList.data}
+                  properties={propertyList.data ?? []}
+                  hiddenGroups={hiddenGroups}
+                  selectedTypeId={search.get("typeId")}
+                  typePath={(typeId) => kindRoute(types, "show", typeId, params)}
+                  onSelect={select}
+                />
               ) : (
                 <DataModelChart
                   workspaceId={workspaceId}

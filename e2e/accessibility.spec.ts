@@ -1,0 +1,283 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { routePaths } from "../apps/console/src/routes.ts";
+import { startFakePap, type FakePap } from "../test/fakes/odrl-pap.ts";
+import { startFakeCredentialsConfig, type FakeCredentialsConfig } from "../test/fakes/credentials-config.ts";
+import {
+  startFakeTrustedIssuersList,
+  type FakeTrustedIssuersList,
+} from "../test/fakes/trusted-issuers-list.ts";
+import { bearer, en, signIn } from "./support.ts";
+
+/*
+ * Issue 37, "Usable by everyone": every page of the console, with the demo data, has no serious or
+ * critical axe-core violation of WCAG 2.1 A and AA, in English and in French. The pages are found as
+ * a person finds them: by following the links of each page (and of the top bar's menus), from the
+ * workspaces list and the demo workspace's view and its tabs; one page of each route (routes.ts) is
+ * checked, and the workspace view once for each of its tabs and selections (an entity of each type).
+ */
+
+const wcag = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** A route's path as a pattern: `/workspace/:workspaceId/types` → /^\/workspace\/[^/]+\/types$/. */
+const patterns = Object.entries(routePaths).map(([name, path]) => ({
+  name,
+  regex: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}$`),
+  // react-router ranks static segments first: "properties/import" above "properties/:propertyId".
+  statics: path.split("/").filter((s) => s && !s.startsWith(":")).length,
+}));
+
+function routeOf(pathname: string): string | undefined {
+  return patterns.filter((p) => p.regex.test(pathname)).sort((a, b) => b.statics - a.statics)[0]?.name;
+}
+
+/** What a page is for the crawl: its route, and for the workspace view its tab and what is selected. */
+function pageKey(href: string): string | undefined {
+  const url = new URL(href, "http://console");
+  const route = routeOf(url.pathname);
+  if (!route || route === "callbacks.authentication") return undefined;
+  if (route !== "workspace") return route;
+  const tab = url.searchParams.get("activeTab") ?? "entities";
+  const chosen = ["typeId", "entityId"].filter((name) => url.searchParams.has(name));
+  // An entity of each type: their cards differ (a shelf's attributes have histories).
+  const type = url.searchParams.has("entityId") ? [url.searchParams.get("typeId")] : [];
+  return [route, tab, ...chosen, ...type].join(" ");
+}
+
+/**
+ * The workspace view's tabs are buttons, not links: with a type chosen, its subscriptions and map
+ * tabs are queued too (the subscriptions tab of a type links to creating one).
+ */
+function otherTabs(href: string): string[] {
+  const url = new URL(href, "http://console");
+  if (
+    routeOf(url.pathname) !== "workspace" ||
+    !url.searchParams.has("typeId") ||
+    url.searchParams.has("entityId")
+  )
+    return [];
+  return ["subscriptions", "map"].map((tab) => {
+    url.searchParams.set("activeTab", tab);
+    return url.pathname + url.search;
+  });
+}
+
+/** Waits until the page's data is on screen: no spinner or placeholder left in the main area. */
+async function settled(page: Page) {
+  await expect(page.locator("main .spinner-border, main .placeholder-glow")).toHaveCount(0, {
+    timeout: 10_000,
+  });
+}
+
+/** Serious and critical violations, each with its first elements and why. */
+async function serious(page: Page, whole: boolean) {
+  const axe = new AxeBuilder({ page }).withTags(wcag).options({ resultTypes: ["violations"] });
+  // The top bar is the same on every page: checked with the first page of each run.
+  const result = await (whole ? axe : axe.include("main")).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      rule: v.id,
+      help: v.help,
+      nodes: v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n")[1] ?? ""}`),
+    }));
+}
+
+/** A path opened inside the single-page console, as its links do (no reload). */
+async function open(page: Page, href: string) {
+  await page.evaluate((to) => {
+    history.pushState(null, "", to);
+    dispatchEvent(new PopStateEvent("popstate"));
+  }, href);
+  await expect(page).toHaveURL((url) => url.pathname + url.search === href);
+}
+
+const hrefsIn = (page: Page, scope: string) =>
+  page.locator(`${scope} a[href^='/'], ${scope} a[href^='?']`).evaluateAll((as) =>
+    as.map((a) => {
+      const url = new URL((a as HTMLAnchorElement).href);
+      return url.pathname + url.search;
+    }),
+  );
+
+/** Same-origin links of the page, and of the top bar's menus (one open at a time) when asked. */
+async function linksOf(page: Page, withMenus: boolean): Promise<string[]> {
+  const hrefs = await hrefsIn(page, "body");
+  if (!withMenus) return hrefs;
+  const menus = page.locator("header button.dropdown-toggle");
+  for (let i = 0; i < (await menus.count()); i++) {
+    const menu = menus.nth(i);
+    if (!(await menu.isVisible())) continue;
+    await menu.click();
+    hrefs.push(...(await hrefsIn(page, "header .dropdown-menu")));
+    await page.keyboard.press("Escape");
+  }
+  return hrefs;
+}
+
+async function crawl(page: Page, start: string[]) {
+  const checked = new Map<string, string>(); // page key → path checked
+  const found: Record<string, unknown> = {};
+  const queue = [...start];
+  while (queue.length > 0) {
+    const href = queue.shift()!;
+    const key = pageKey(href);
+    if (!key || checked.has(key)) continue;
+    checked.set(key, href);
+    await open(page, href);
+    await settled(page);
+    const violations = await serious(page, checked.size === 1);
+    if (violations.length > 0) found[`${key}: ${href}`] = violations;
+    // The top bar is the same on every page: its menus are opened on the first only.
+    for (const next of [...(await linksOf(page, checked.size === 1)), ...otherTabs(href)]) {
+      const nextKey = pageKey(next);
+      if (nextKey && !checked.has(nextKey)) queue.push(next);
+    }
+  }
+  return { checked, found };
+}
+
+// The demo has no FDSC component nor broker client: some are registered for the crawl (against
+// fakes answering as the real services do), and deleted after it.
+let pap: FakePap;
+let ccs: FakeCredentialsConfig;
+let til: FakeTrustedIssuersList;
+test.beforeAll(async () => {
+  [pap, ccs, til] = await Promise.all([
+    startFakePap({ validation: true }),
+    startFakeCredentialsConfig({ variant: "verifier" }),
+    startFakeTrustedIssuersList(),
+  ]);
+});
+test.afterAll(() => Promise.all([pap?.close(), ccs?.close(), til?.close()]));
+
+/** Registers the records; returns how to delete them. */
+async function registered(page: Page, language: string) {
+  const headers = await bearer(page);
+  const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
+  const tag = `a11y ${language} ${Date.now().toString(36)}`;
+  const made: string[] = [];
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(`/api${path}`, { headers, data });
+    expect(res.status(), await res.text()).toBe(201);
+    made.push(`/api${path}/${encodeURIComponent(((await res.json()) as { id: string }).id)}`);
+  };
+  await post("/policy-administration-points", {
+    name: `PAP ${tag}`,
+    ...at(pap.url),
+    organizationDid: "did:web:provider.example.org",
+    validation: true,
+    implementationName: "odrl-pap",
+    implementationVersion: "1.4.3",
+  });
+  await post("/credentials-config-services", {
+    name: `CCS ${tag}`,
+    ...at(ccs.url),
+    implementationName: "fiware-vc-verifier",
+    implementationVersion: "6.2.0",
+  });
+  await post("/trusted-issuers-lists", {
+    name: `TIL ${tag}`,
+    ...at(til.url),
+    implementationName: "fiware-trusted-issuers-list",
+    implementationVersion: "0.8.1",
+  });
+  await post("/broker-clients", { name: `Client ${tag}`, tenants: [""], access: "read" });
+  return async () => {
+    for (const path of made.reverse()) {
+      const res = await page.request.delete(path, { headers });
+      expect(res.status(), await res.text()).toBe(204);
+    }
+  };
+}
+
+for (const language of ["en", "fr"]) {
+  test(`every page has no serious or critical axe violation (${language})`, async ({ page }) => {
+    // About 110 pages: two minutes on a quiet machine, up to six on a busy one.
+    test.setTimeout(Number(process.env.A11Y_TIMEOUT ?? 360_000));
+    const found: Record<string, unknown> = {};
+    // Checked once shown, not while a tab or alert fades in (Bootstrap's fades stop with reduced motion).
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/authentication");
+    await page.evaluate((l) => localStorage.setItem("orrery.language", l), language);
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("lang", language);
+    const signInPage = await serious(page, true);
+    if (signInPage.length > 0) found.authentication = signInPage;
+
+    // Signed in as support.ts does, in English; then the language of the run.
+    await page.evaluate(() => localStorage.setItem("orrery.language", "en"));
+    await signIn(page, "admin");
+    const unregister = await registered(page, language);
+    await page.evaluate((l) => localStorage.setItem("orrery.language", l), language);
+    await page.goto("/workspaces");
+    await expect(page.locator("html")).toHaveAttribute("lang", language);
+    await page
+      .getByRole("button", { name: /Supermarket/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/workspace\/urn/);
+    const workspace = new URL(page.url()).pathname;
+    const tabs = ["entities", "subscriptions", "map"].map((tab) => `${workspace}?activeTab=${tab}`);
+    const { checked, found: crawled } = await crawl(page, [
+      ...tabs,
+      "/workspaces",
+      "/tools/authorization-registries",
+    ]).finally(unregister);
+    Object.assign(found, crawled);
+
+    const routes = new Set([...checked.keys()].map((key) => key.split(" ")[0]));
+    const missing = Object.keys(routePaths).filter((r) => r !== "authentication" && !routes.has(r));
+    console.log(`${language}: ${checked.size} pages checked; routes not reached: ${missing.join(", ")}`);
+    expect(found).toEqual({});
+    // The demo data reaches at least these: the console's own pages and the generic ones of every kind it has.
+    expect(checked.size).toBeGreaterThan(100);
+  });
+}
+
+test("at 390 px wide the menus and lists stay usable", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const shot = (name: string) =>
+    page.screenshot({ path: test.info().outputPath(`${name}-390.png`), fullPage: true });
+  /** Nothing wider than the screen: the page never scrolls sideways (a wide table scrolls in its own box). */
+  const fits = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await signIn(page, "admin");
+  await fits();
+  await shot("workspaces");
+
+  // The collapsed menu opens from its toggle; the Administration menu's links are on screen and lead on.
+  const toggle = page.getByRole("button", { name: en.app.toggleNavigation });
+  await toggle.click();
+  const administration = page.getByRole("button", { name: en.app.administration });
+  await administration.click();
+  const brokers = page.getByRole("link", { name: en.kinds["context-brokers"].many });
+  await expect(brokers).toBeInViewport();
+  await shot("menu");
+  await brokers.click();
+  await expect(page.getByRole("heading", { level: 1, name: en.kinds["context-brokers"].many })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Embedded broker" })).toBeInViewport();
+  await fits();
+  await shot("context-brokers");
+
+  // A workspace: its actions wrap, the types read as a list, the entities listed and opened.
+  await page.goto("/workspaces");
+  await page.getByRole("button", { name: "Open Supermarket" }).click();
+  await expect(page).toHaveURL(/\/workspace\/urn/);
+  await page.getByRole("button", { name: en.workspace.asList }).click();
+  const shelf = page
+    .getByRole("table", { name: en.workspace.listCaption })
+    .getByRole("button", { name: `${en.workspace.showEntities} (Shelf)` });
+  await shelf.click();
+  const entities = page.getByRole("table", { name: "Entities of Shelf" });
+  await expect(entities.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" })).toBeVisible();
+  await shot("workspace");
+  await fits();
+  await entities.getByRole("link", { name: "urn:ngsi-ld:Shelf:unit001" }).click();
+  await expect(page.getByRole("heading", { level: 2, name: /\(Shelf\)$/ })).toBeVisible();
+  await shot("entity");
+  await fits();
+});
