@@ -209,6 +209,13 @@ describe(`iSHARE authorization registry (${driver})`, () => {
     });
     const issuer = await proxy("create-policy", evidence({ policyIssuer: "EU.EORI.NLSOMEONE" }));
     expect(issuer.status).toBe(502);
+    // Each refusal is in the audit trail as a failed create, with the registry's status.
+    const trail = await ctx.api("GET", `/api/audit?kind=delegation-policies&record=${ids.registry}`);
+    expect(trail.body.items.slice(0, 3).map((e: Record<string, unknown>) => [e.outcome, e.title])).toEqual([
+      ["failure", "EU.EORI.NLORRERY"],
+      ["failure", "EU.EORI.NLORRERY"],
+      ["failure", "Logistics partner"],
+    ]);
     expect(issuer.body.detail).toContain("Invalid value for policyIssuer: EU.EORI.NLSOMEONE");
     expect(issuer.body).toMatchObject({
       code: "registry.refused",

@@ -309,6 +309,18 @@ describe(`the public thing description (${driver})`, () => {
       expect(await (await thing.readProperty("floors", { uriVariables })).value()).toBe(7);
       // Outside the WoT property's Range [0, 50] (though within the input's 0..100): refused.
       await expect(thing.invokeAction("renovate", { floors: 70 }, { uriVariables })).rejects.toThrow();
+      // The run is in the audit trail, with the entity it wrote; the refused one is not.
+      const trail = await api(
+        "GET",
+        `/api/audit?action=wot.execute&record=${encodeURIComponent(ids.renovate!)}`,
+      );
+      expect(trail.status, JSON.stringify(trail.body)).toBe(200);
+      expect(trail.body.items).toHaveLength(1);
+      expect(trail.body.items[0]).toMatchObject({
+        action: "wot.execute",
+        kind: "wot-actions",
+        detail: { entityId: building },
+      });
     } finally {
       await servient.shutdown();
     }

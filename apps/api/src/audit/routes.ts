@@ -182,7 +182,9 @@ const routeEvents: Record<string, (at: Answered) => AuditEvent | undefined> = {
   // A policy (a delegation evidence) written at an iSHARE authorization registry: the proxy answers
   // the registry's status in its body, so a refusal there is recorded as a failure.
   "POST /api/proxies/authorization-registry/create-policy": (at) => {
-    const status = typeof at.answer?.status === "number" ? at.answer.status : at.status;
+    // The registry's own status: in the answer's body, or in the problem of a refusal (registryStatus).
+    const answered = at.answer?.registryStatus ?? at.answer?.status;
+    const status = typeof answered === "number" ? answered : at.status;
     const target = ((at.body as Record<string, any> | undefined)?.delegationEvidence?.target ?? {}) as Params;
     return {
       action: "create",
@@ -209,7 +211,8 @@ const routeEvents: Record<string, (at: Answered) => AuditEvent | undefined> = {
 /** The routes (`METHOD /api/...`) whose writes this plugin records; the record layer records the others. */
 export const routesWithEvents: ReadonlySet<string> = new Set(Object.keys(routeEvents));
 /** Routes whose failures are recorded too. */
-const recordsFailures = (key: string) => key.endsWith("/synchronize");
+const recordsFailures = (key: string) =>
+  key.endsWith("/synchronize") || key === "POST /api/proxies/authorization-registry/create-policy";
 
 /** The kind a path names: /api/{kind}/... or /api/workspace/{id}/{kind}/... */
 function kindOf(url: string): string {
