@@ -32,7 +32,13 @@ function valueOf(attribute: unknown): unknown {
 }
 
 /** The entity a form names; none (or an empty one) answers a 400 saying how to name it (see entityFor). */
-const entityQuery = z.object({ entityId: z.string().max(2_000).optional() });
+const entityQuery = z.object({
+  entityId: z
+    .string()
+    .max(2_000)
+    .optional()
+    .describe("The entity's id (urn:ngsi-ld:{Type}:...): needed, a 400 without it says how to name it"),
+});
 /** An observation's query: the entity, and the stream token of EventSource clients. */
 const observationQuery = entityQuery.extend({ [STREAM_TOKEN]: z.string().max(4_000).optional() });
 

@@ -50,8 +50,8 @@ const entityVariable = (typeName: string) => ({
 
 /**
  * The Thing-level URI variable of the TD for every entity: what it names, and why reading all
- * properties at once takes the TD of one entity. node-wot 0.9.2 uses no Thing-level form:
- * ConsumedThing.readAllProperties (and readMultipleProperties) read each property through
+ * properties at once takes the TD of one entity. node-wot 0.9.2 never reads a Thing-level form
+ * (its ConsumedThing has no use of `forms` of the Thing): ConsumedThing.readAllProperties (and readMultipleProperties) read each property through
  * ConsumedThing._readProperties, which calls readProperty(name) with no options, so the
  * uriVariables given are dropped, and only a Thing-level variable's `default`
  * (Helpers.parseInteractionOptions) reaches a form; no default names one entity among all.
@@ -107,7 +107,8 @@ export interface Served {
  * entity, every form's href naming it (no URI variables: node-wot 0.9 reads all properties, and
  * any consumer acts, without giving any). Properties read the linked attribute of the entity (GET
  * .../wot-properties/{id}/value), all at once (GET .../wot-thing-descriptions/{id}/property-values,
- * a Thing-level form of the TD of one entity only, which the TD for every entity links to) and observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
+ * a Thing-level form of the TD of one entity only, which the TD for every entity links to) and
+ * observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
  * .../wot-actions/{id}/execute); events are the new values of their WoT property within the
  * event's capacity (GET .../wot-events/{id}/changes), both through the API's live channel.
  * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header; a
