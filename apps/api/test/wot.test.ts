@@ -238,10 +238,15 @@ describe(`the public thing description (${driver})`, () => {
     });
     expect(td.properties.floors).toMatchObject({ observable: true });
     expect(td.properties.floors.forms[1].op).toEqual(["observeproperty", "unobserveproperty"]);
-    expect(td.forms[0]).toMatchObject({
-      op: ["readallproperties"],
-      href: expect.stringMatching(/\/property-values\{\?entityId\}$/),
-    });
+    // All properties at once: in the TD of one entity, which this one links to (see "reads all properties").
+    expect(td).not.toHaveProperty("forms");
+    expect(td.links).toEqual([
+      {
+        rel: "item",
+        href: `wot-thing-descriptions/${encodeURIComponent(ids.td!)}{?entityId}`,
+        type: "application/td+json",
+      },
+    ]);
     for (const affordance of [
       ...Object.values(td.properties),
       ...Object.values(td.actions),
@@ -388,29 +393,40 @@ describe(`a WoT consumer of the whole thing description (${driver})`, () => {
       value,
     });
 
-  it("reads all properties: the readallproperties form, and node-wot on the thing description of one entity", async () => {
+  it("reads all properties: node-wot on the TD of one entity, which the TD for every entity links to and names", async () => {
     const url = `${ctx.base}/wot-thing-descriptions/${ids.td}`;
     const generic = await (await fetch(url)).json();
-    const all = await fetch(expand(generic, generic.forms[0].href), {
-      headers: { authorization: `Bearer ${operator}` },
-    });
-    expect(all.status).toBe(200);
-    expect(await all.json()).toEqual({ floors: 7, label: "Annex" });
-    // node-wot 0.9 reads all properties one by one, dropping URI variables: the entity's TD names it
-    // in every form, the TD-level one included, which answers as it is.
-    const { thing, servient, td } = await consume(`${url}?entityId=${encodeURIComponent(building)}`);
+    // node-wot 0.9.2 reads all properties one by one, without the URI variables it is given
+    // (ConsumedThing._readProperties): on the TD for every entity no form names the entity, so the
+    // TD offers no Thing-level form there and says where to read them all.
+    const everyEntity = await consume(url);
     try {
-      const values = await thing.readAllProperties({
-        uriVariables: { entityId: "urn:ngsi-ld:Building:other" },
-      });
+      await expect(
+        everyEntity.thing.readAllProperties({ uriVariables: { entityId: building } }),
+      ).rejects.toThrow(/Bad Request/);
+    } finally {
+      await everyEntity.servient.shutdown();
+    }
+    expect(generic).not.toHaveProperty("forms");
+    expect(generic.uriVariables.entityId.description).toMatch(
+      /To read all properties at once \(readallproperties\), consume the TD of one entity: this TD's address with \?entityId=, its link of relation item\./,
+    );
+    const link = generic.links.find((l: { rel: string }) => l.rel === "item");
+    const { thing, servient, td } = await consume(expand(generic, link.href));
+    try {
+      const values = await thing.readAllProperties();
       expect(await values.get("floors")!.value()).toBe(7);
       expect(await values.get("label")!.value()).toBe("Annex");
       const some = await thing.readMultipleProperties(["label"]);
       expect(await some.get("label")!.value()).toBe("Annex");
+      expect(td.forms[0].op).toEqual(["readallproperties"]);
       const direct = await fetch(new URL(td.forms[0].href, td.base), {
         headers: { authorization: `Bearer ${operator}` },
       });
       expect(await direct.json()).toEqual({ floors: 7, label: "Annex" });
+      expect(new URL(td.links[0].href, td.base).pathname).toBe(
+        `/wot-thing-descriptions/${encodeURIComponent(ids.td!)}`,
+      );
     } finally {
       await servient.shutdown();
     }
@@ -420,6 +436,38 @@ describe(`a WoT consumer of the whole thing description (${driver})`, () => {
     );
     expect(stranger.status, JSON.stringify(stranger.body)).toBe(404);
     expect(stranger.body.code).toBe("wot.entityNotFound");
+  });
+
+  it("answers a form without an entity with a 400 that says how to name it, in English and French", async () => {
+    const { path } = ctx;
+    const en = await ctx.api("GET", `${path}/wot-thing-descriptions/${ids.td}/property-values`);
+    expect(en.status, JSON.stringify(en.body)).toBe(400);
+    expect(en.body.detail).toBe(
+      "Name the Building entity to read or act on: add ?entityId= and its id (urn:ngsi-ld:Building:...) to this address, " +
+        `or consume the thing description of that entity (/wot-thing-descriptions/${ids.td}?entityId=...), whose forms all name it.`,
+    );
+    const fr = await ctx.api("GET", `${path}/wot-properties/${ids.floors}/value?entityId=`, undefined, {
+      "accept-language": "fr",
+    });
+    expect(fr.status, JSON.stringify(fr.body)).toBe(400);
+    expect(fr.body.detail).toMatch(
+      /^Nommez l’entité Building à lire ou sur laquelle agir\u00a0: ajoutez \?entityId=/,
+    );
+    // An action without an entity writes nothing; its input is checked first, as before.
+    const action = await ctx.api("POST", `${path}/wot-actions/${ids.renovate}/execute`, { floors: 3 });
+    expect(action.status, JSON.stringify(action.body)).toBe(400);
+    expect(action.body.code).toBe("wot.entityMissing");
+    const changes = await ctx.api("GET", `${path}/wot-events/${ids.floorsChanged}/changes`);
+    expect([changes.status, changes.body.code]).toEqual([400, "wot.entityMissing"]);
+    const entity = await ctx.api("GET", `${path}/entities/${encodeURIComponent(building)}`);
+    expect(entity.body.floors.value).toBe(7);
+    // Hostile bytes are no entity id: the broker's readable 400, never a 500.
+    const hostile = await ctx.api(
+      "GET",
+      `${path}/wot-thing-descriptions/${ids.td}/property-values?entityId=${encodeURIComponent(".*+?(|\\")}`,
+    );
+    expect(hostile.status).toBe(400);
+    expect(hostile.body.detail).toMatch(/refused: .*entity id "\.\*\+\?\(\|\\\\" is not a URI$/);
   });
 
   it("observes a property: node-wot receives within a second the change another client makes in the broker", async () => {

@@ -279,6 +279,8 @@ export const en = {
   "wot.attributeRenamed":
     "{name} cannot be renamed while WoT properties read it ({names}): {count} entities of its type carry the attribute {name}, and the thing description would find no value on them.",
   "wot.entityNotFound": "The broker has no entity {id} of the type {type}.",
+  "wot.entityMissing":
+    "Name the {type} entity to read or act on: add ?entityId= and its id (urn:ngsi-ld:{type}:...) to this address, or consume the thing description of that entity (/wot-thing-descriptions/{td}?entityId=...), whose forms all name it.",
   "wot.noValue": "The entity {id} has no value for {name}.",
   "live.unknownChannel": "No live channel of this API listens at this address.",
   "live.brokerCannotNotify":

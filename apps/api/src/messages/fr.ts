@@ -288,6 +288,8 @@ export const fr: Record<MessageCode, string> = {
   "wot.attributeRenamed":
     "{name} ne peut pas être renommée tant que des propriétés WoT la lisent ({names}) : {count} entités de son type portent l’attribut {name}, et la description d’objet n’y trouverait aucune valeur.",
   "wot.entityNotFound": "Le courtier n’a pas d’entité {id} du type {type}.",
+  "wot.entityMissing":
+    "Nommez l’entité {type} à lire ou sur laquelle agir : ajoutez ?entityId= et son identifiant (urn:ngsi-ld:{type}:...) à cette adresse, ou consommez la description d’objet de cette entité (/wot-thing-descriptions/{td}?entityId=...), dont tous les formulaires la nomment.",
   "wot.noValue": "L’entité {id} n’a pas de valeur pour {name}.",
   "live.unknownChannel": "Aucun canal en direct de cette API n’écoute à cette adresse.",
   "live.brokerCannotNotify":

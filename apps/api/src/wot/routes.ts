@@ -31,7 +31,14 @@ function valueOf(attribute: unknown): unknown {
   return first.type === "Relationship" ? first.object : first.value;
 }
 
-const entityQuery = z.object({ entityId: z.string().min(1).max(2_000) });
+/** The entity a form names; none (or an empty one) answers a 400 saying how to name it (see entityFor). */
+const entityQuery = z.object({
+  entityId: z
+    .string()
+    .max(2_000)
+    .optional()
+    .describe("The entity's id (urn:ngsi-ld:{Type}:...): needed, a 400 without it says how to name it"),
+});
 /** An observation's query: the entity, and the stream token of EventSource clients. */
 const observationQuery = entityQuery.extend({ [STREAM_TOKEN]: z.string().max(4_000).optional() });
 
@@ -98,16 +105,20 @@ export function registerWotRoutes(
     },
   );
 
-  /** The entity of the thing description's type the request names; 404 when the broker has none. */
+  /**
+   * The entity of the thing description's type the request names; 400 when it names none (a form
+   * of the TD for every entity, its URI variable not given), 404 when the broker has none.
+   */
   async function entityFor(
     workspaceId: string,
     tdId: unknown,
-    entityId: string,
+    entityId: string | undefined,
     request: Parameters<typeof workspaceData>[3],
   ) {
     const td = await records.find(woTThingDescriptions, String(tdId), workspaceId);
     const type = td && (await records.find(types, String(td.data.hasType), workspaceId));
     const typeName = String(type?.data.name ?? "");
+    if (!entityId) throw problem(400, "wot.entityMissing", { type: typeName, td: String(tdId) });
     const data = await workspaceData(records, config, workspaceId, request);
     const client = await viaBroker(() => data.broker());
     const entity = await viaBroker(async () => {
@@ -120,7 +131,7 @@ export function registerWotRoutes(
     });
     if (!entity || ![entity.type].flat().includes(typeName))
       throw problem(404, "wot.entityNotFound", { id: entityId, type: typeName });
-    return { entity: entity as Entity, client, typeName };
+    return { entity: entity as Entity, client, typeName, entityId };
   }
 
   const itemParams = z.object({ workspaceId: z.string(), id: z.string() });
@@ -133,7 +144,7 @@ export function registerWotRoutes(
       const wotProperty = await records.find(woTProperties, id, workspaceId);
       if (!wotProperty) throw notFound(id);
       const property = await records.find(properties, String(wotProperty.data.hasProperty), workspaceId);
-      const { entity } = await entityFor(
+      const { entity, entityId } = await entityFor(
         workspaceId,
         wotProperty.data.hasWoTThingDescription,
         request.query.entityId,
@@ -141,7 +152,7 @@ export function registerWotRoutes(
       );
       const value = valueOf(entity[String(property?.data.name)]);
       if (value === undefined)
-        throw problem(404, "wot.noValue", { id: request.query.entityId, name: String(property?.data.name) });
+        throw problem(404, "wot.noValue", { id: entityId, name: String(property?.data.name) });
       return value;
     },
   );
@@ -202,9 +213,9 @@ export function registerWotRoutes(
         attributes[String(attribute)] = { type: "Property", value };
       }
       if (errors.length) throw invalid(errors);
-      const { client } = await entityFor(workspaceId, td, request.query.entityId, request);
+      const { client, entityId } = await entityFor(workspaceId, td, request.query.entityId, request);
       if (Object.keys(attributes).length)
-        await viaBroker(() => client.appendAttributes(request.query.entityId, attributes));
+        await viaBroker(() => client.appendAttributes(entityId, attributes));
       return reply.code(204).send();
     },
   );
@@ -249,8 +260,12 @@ export function registerWotRoutes(
     keep: (value: unknown) => boolean = () => true,
   ) {
     const { workspaceId, id } = request.params;
-    const { entityId } = request.query;
-    const { entity: current, client, typeName } = await entityFor(workspaceId, tdId, entityId, request);
+    const {
+      entity: current,
+      client,
+      typeName,
+      entityId,
+    } = await entityFor(workspaceId, tdId, request.query.entityId, request);
     return live.serve(request, reply, {
       watch: { workspaceId, type: typeName, entityId, attributes: [attribute] },
       client,

@@ -43,8 +43,27 @@ const entityVariable = (typeName: string) => ({
     type: "string",
     title: "entityId",
     description:
-      `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...). ` +
-      "The TD of one entity (this address with ?entityId=) names it in every form, for consumers that give no URI variables.",
+      `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...), in the query of every form; a form without it answers 400. ` +
+      "The TD of one entity (this TD's address with ?entityId=, its link of relation item) names it in every form, for consumers that give no URI variables.",
+  },
+});
+
+/**
+ * The Thing-level URI variable of the TD for every entity: what it names, and why reading all
+ * properties at once takes the TD of one entity. node-wot 0.9.2 never reads a Thing-level form
+ * (its ConsumedThing has no use of `forms` of the Thing): ConsumedThing.readAllProperties (and readMultipleProperties) read each property through
+ * ConsumedThing._readProperties, which calls readProperty(name) with no options, so the
+ * uriVariables given are dropped, and only a Thing-level variable's `default`
+ * (Helpers.parseInteractionOptions) reaches a form; no default names one entity among all.
+ */
+const thingVariable = (typeName: string) => ({
+  entityId: {
+    ...entityVariable(typeName).entityId,
+    description:
+      `The id of the ${typeName} entity to read or act on (urn:ngsi-ld:${typeName}:...), in the query of every form (?entityId=); a form without it answers 400. ` +
+      "To read all properties at once (readallproperties), consume the TD of one entity: this TD's address with ?entityId=, its link of relation item. " +
+      "Its forms, a Thing-level one included, name the entity, as consumers that give no URI variables need: " +
+      "node-wot 0.9's readAllProperties reads each property and passes them none.",
   },
 });
 
@@ -87,8 +106,9 @@ export interface Served {
  * entity named by the `entityId` URI variable of each form; given `entityId`, the TD of that
  * entity, every form's href naming it (no URI variables: node-wot 0.9 reads all properties, and
  * any consumer acts, without giving any). Properties read the linked attribute of the entity (GET
- * .../wot-properties/{id}/value), all at once (GET .../wot-thing-descriptions/{id}/property-values)
- * and observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
+ * .../wot-properties/{id}/value), all at once (GET .../wot-thing-descriptions/{id}/property-values,
+ * a Thing-level form of the TD of one entity only, which the TD for every entity links to) and
+ * observe it (GET .../wot-properties/{id}/changes); actions write their inputs to it (POST
  * .../wot-actions/{id}/execute); events are the new values of their WoT property within the
  * event's capacity (GET .../wot-events/{id}/changes), both through the API's live channel.
  * Security: Orrery's bearer tokens (a session or an API token), in the Authorization header; a
@@ -123,6 +143,25 @@ export async function thingDescription(
       : extra
         ? `${path}?${extra}{&entityId}`
         : `${path}{?entityId}`;
+  const tdPath = `wot-thing-descriptions/${encodeURIComponent(String(td.id))}`;
+  // All properties at once: a Thing-level form in the TD of one entity; the TD for every entity
+  // links to those (see thingVariable: node-wot 0.9 would not give the entity to a Thing-level form).
+  const thingLevel = entityId
+    ? {
+        links: [{ rel: "collection", href: tdPath, type: "application/td+json" }],
+        forms: [
+          {
+            href: at(`${api}/wot-thing-descriptions/${encodeURIComponent(String(td.id))}/property-values`),
+            op: ["readallproperties"],
+            contentType: "application/json",
+            "htv:methodName": "GET",
+          },
+        ],
+      }
+    : {
+        uriVariables: thingVariable(typeName),
+        links: [{ rel: "item", href: `${tdPath}{?entityId}`, type: "application/td+json" }],
+      };
   const byName = (a: Item, b: Item) => String(a.name).localeCompare(String(b.name));
   const inputsOf = new Map<string, Item[]>();
   for (const input of inputs) {
@@ -273,15 +312,7 @@ export async function thingDescription(
       },
     },
     security: ["bearer_sc"],
-    ...variables,
-    forms: [
-      {
-        href: at(`${api}/wot-thing-descriptions/${encodeURIComponent(String(td.id))}/property-values`),
-        op: ["readallproperties"],
-        contentType: "application/json",
-        "htv:methodName": "GET",
-      },
-    ],
+    ...thingLevel,
     properties: propertyAffordances,
     actions: actionAffordances,
     events: eventAffordances,
