@@ -129,7 +129,9 @@ describe(`a role's roleName (${driver})`, () => {
   it("is one word, unique in the workspace, made from the name when a client sends none, and carried by the accesses", async () => {
     const spaced = await role("Shelf stocker", { roleName: "Shelf stocker" });
     expect(spaced.status).toBe(400);
-    expect(spaced.body.errors).toEqual([expect.objectContaining({ path: "roleName", code: "field.format" })]);
+    expect(spaced.body.errors).toEqual([
+      expect.objectContaining({ path: "roleName", code: "format.accessSubject" }),
+    ]);
     const made = await role("Shelf  stocker");
     expect(made.status).toBe(201);
     expect(made.body.roleName).toBe("Shelf_stocker");

@@ -140,7 +140,7 @@ export const fr: Record<MessageCode, string> = {
   "field.unknownReferenceHere":
     "désigne un enregistrement ({kind}) qui n’existe pas dans cet espace de travail",
   "field.outsideOf": "désigne un enregistrement ({kind}) qui n’appartient pas au champ {field} choisi",
-  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au champ {field} choisi",
+  "field.ofAnother": "désigne « {name} », qui appartient à « {owner} » et non au champ {field} choisi",
   "field.ofNone":
     "désigne « {name} », qui n’appartient encore à aucun champ {field} : choisissez-en un d’abord dans son propre formulaire",
   "field.afterField": "doit venir après {field}",
