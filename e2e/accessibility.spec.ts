@@ -42,6 +42,9 @@ function pageKey(href: string): string | undefined {
   const url = new URL(href, "http://console");
   const route = routeOf(url.pathname);
   if (!route || route === "callbacks.authentication") return undefined;
+  // The console's live view subscribes while a workspace is open and unsubscribes when it closes:
+  // such a subscription is gone by the time its link is followed (a subscription is registered below).
+  if (route === "subscriptions.show" && url.pathname.includes("orrery-live-")) return undefined;
   if (route !== "workspace") return route;
   const tab = url.searchParams.get("activeTab") ?? "entities";
   const chosen = ["typeId", "entityId"].filter((name) => url.searchParams.has(name));
@@ -169,7 +172,8 @@ interface Registered {
 /**
  * Registers the records the demo lacks, through the API as a person's console would: an FDSC
  * service and a workspace on it with an ODRL policy, a trusted issuer in the list, an authorization
- * registry and its grant, a VC verifier, and an offer of a Supermarket data service.
+ * registry and its grant, a VC verifier, a subscription and an offer of a data service in
+ * Supermarket.
  */
 async function registered(page: Page, language: string): Promise<Registered> {
   const headers = await bearer(page);
@@ -275,7 +279,16 @@ async function registered(page: Page, language: string): Promise<Registered> {
       (w) => w.name === "Supermarket",
     )!;
     const market = `/workspace/${encodeURIComponent(supermarket.id)}`;
-    const types = await get<Array<{ id: string }>>(`${market}/types`);
+    const types = await get<Array<{ id: string; name: string }>>(`${market}/types`);
+    const subscriptionId = await post(`${market}/subscriptions`, {
+      type: "Subscription",
+      subscriptionName: `Subscription ${tag}`,
+      entities: [{ type: types[0]!.name }],
+      notification: {
+        format: "keyValues",
+        endpoint: { uri: "http://127.0.0.1:9/notify", accept: "application/json" },
+      },
+    });
     const serviceOffered = await post(`${market}/data-services`, {
       name: `Offered ${tag}`,
       hasEntityType: types[0]!.id,
@@ -292,6 +305,7 @@ async function registered(page: Page, language: string): Promise<Registered> {
         `/services/${encodeURIComponent(serviceId)}/credential-configuration`,
         `/trusted-issuers-lists/${encodeURIComponent(tilId)}/issuers`,
         `${market}/data-services/${encodeURIComponent(serviceOffered)}`,
+        `${market}/subscriptions/${encodeURIComponent(subscriptionId)}`,
       ],
       unregister,
     };
