@@ -224,7 +224,8 @@ async function registered(page: Page, language: string): Promise<Registered> {
     await post(
       `/trusted-issuers-lists/${encodeURIComponent(tilId)}/issuers`,
       {
-        did: `did:web:${language}.operator.example.org`,
+        // Hostile bytes in the DID: its pages are reached through encoded path segments.
+        did: `did:key:z6Mk${language}.*+?(|\\`,
         credentials: [
           {
             credentialsType: "OperatorCredential",
