@@ -45,6 +45,14 @@ export class CrossOriginRedirect extends Error {
   }
 }
 
+/** A redirect answered to a call made with `redirect: "error"`, whose address alone was checked. */
+export class RedirectRefused extends Error {
+  override name = "RedirectRefused";
+  constructor(target: URL) {
+    super(`it redirected to ${shownUrl(target)}, and this call follows no redirect`);
+  }
+}
+
 /** A peer that redirected a call more than MAX_REDIRECTS times within its own origin. */
 export class TooManyRedirects extends Error {
   override name = "TooManyRedirects";
@@ -55,7 +63,7 @@ export class TooManyRedirects extends Error {
 
 /** Why a peer could not be reached, as node's fetch says it: the system error's code, else the error's name (a refused redirect in words). */
 export const unreachableCause = (err: unknown): string =>
-  err instanceof CrossOriginRedirect || err instanceof TooManyRedirects
+  err instanceof CrossOriginRedirect || err instanceof TooManyRedirects || err instanceof RedirectRefused
     ? err.message
     : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name);
 
@@ -64,7 +72,8 @@ export const unreachableCause = (err: unknown): string =>
  * fetch throws (a TimeoutError when the peer is too slow), or BodyTooLarge past `maxBytes`.
  * Redirects are followed within the peer's origin only, at most MAX_REDIRECTS (a 303, or a 301/302
  * of a POST, goes on as a GET without body, as fetch does); one to another origin throws
- * CrossOriginRedirect before anything is sent there.
+ * CrossOriginRedirect before anything is sent there. `redirect: "error"` follows none (RedirectRefused),
+ * `redirect: "manual"` answers the redirect itself.
  * Whatever the outcome, the call leaves no socket open: it has a connection pool of its own, closed
  * when the call is over, because on a timeout undici closes the request's socket and then opens
  * another one for the aborted request that nothing uses or closes (nodejs/undici#5845): a peer that
@@ -92,10 +101,12 @@ export async function fetchWithin(
         signal,
       });
       const location = redirects.has(response.status) ? response.headers.get("location") : null;
-      if (location !== null) {
+      if (location !== null && init.redirect !== "manual") {
         await response.body?.cancel().catch(() => undefined);
         const next = new URL(location, target);
         if (next.origin !== target.origin) throw new CrossOriginRedirect(next);
+        // A caller that takes no redirect at all (a fetch whose address was checked, not its next one).
+        if (init.redirect === "error") throw new RedirectRefused(next);
         if (hops >= MAX_REDIRECTS) throw new TooManyRedirects();
         if (
           response.status === 303 ||

@@ -258,6 +258,7 @@ describe(`broker clients (${driver})`, () => {
         "DELETE /api/broker-clients/:id",
         "GET /api/broker-clients",
         "GET /api/broker-clients/:id",
+        "GET /api/broker-clients/:id/delete-check",
         "POST /api/broker-clients",
         "POST /api/broker-clients/:id/key",
         "POST /api/broker-clients/:id/revoke",
