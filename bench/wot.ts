@@ -61,16 +61,19 @@ async function main(): Promise<number> {
     log(`${ACTIONS} actions with ${INPUTS_PER_ACTION} input properties each...`);
     for (let a = 0; a < ACTIONS; a++) {
       const action = await json(api.call("POST", `${base}/wot-actions`, 201, { name: `action${a}`, ...of }));
-      for (let i = 0; i < INPUTS_PER_ACTION; i++)
+      for (let i = 0; i < INPUTS_PER_ACTION; i++) {
+        // An input writes its attribute, of the attribute's type (p0 Number, p1 String, p2 Boolean...).
+        const n = a * INPUTS_PER_ACTION + i;
+        const number = n % 3 === 0;
         await api.call("POST", `${base}/wot-action-input-properties`, 201, {
-          name: `p${a * INPUTS_PER_ACTION + i}`,
-          propertyType: "number",
-          minimum: 0,
-          maximum: 1000,
+          name: `p${n}`,
+          propertyType: ["number", "string", "boolean"][n % 3],
+          ...(number ? { minimum: 0, maximum: 1000 } : {}),
           required: i === 0,
           hasWoTAction: action.id,
           ...of,
         });
+      }
     }
     const url = `${api.base}/wot-thing-descriptions/${encodeURIComponent(td.id)}`;
     const times: number[] = [];
