@@ -43,7 +43,9 @@ async function main(): Promise<number> {
       })),
     });
     const properties = (
-      await json<Array<{ id: string; name: string }>>(api.call("GET", `${base}/properties`, 200))
+      await json<Array<{ id: string; name: string; propertyNgsiLdValueType?: string }>>(
+        api.call("GET", `${base}/properties`, 200),
+      )
     ).filter((p) => p.name.startsWith("p"));
     const td = await json(
       api.call("POST", `${base}/wot-thing-descriptions`, 201, { name: "Machine", hasType: type.id }),
@@ -53,7 +55,8 @@ async function main(): Promise<number> {
       await api.call("POST", `${base}/wot-properties`, 201, {
         name: `property${i}`,
         hasProperty: property.id,
-        ...(i % 3 === 0
+        // A Range describes numbers only: on the Number attributes (a third of them).
+        ...(property.propertyNgsiLdValueType === "Number"
           ? { capacityType: "Range", capacityValue: "[0, 1000]" }
           : { capacityType: "FreeText", capacityValue: "any" }),
         ...of,
