@@ -1,8 +1,6 @@
 import { and, asc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import {
-  isAllowed,
-  itemPath,
   missingRequired,
   newId,
   recordTitle,
@@ -10,10 +8,8 @@ import {
   whenHolds,
   type Field,
   type KindDefinition,
-  type Permission,
   type Within,
 } from "@orrery/model";
-import { asSegment } from "../auth/guard.ts";
 import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "../audit/trail.ts";
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
@@ -23,6 +19,16 @@ import { WriteBatch } from "../storage/write-batch.ts";
 import { openValues, PLAIN, writeValues } from "./secret-values.ts";
 import { uniquely } from "./unique-names.ts";
 import { namesOf } from "./titles.ts";
+import {
+  blockerColumns,
+  blockersOf,
+  deleteBlockers,
+  deleteCheck,
+  type DeleteCheck,
+} from "./delete-blockers.ts";
+import { bind, bindFirst, keepSecretsWithPeer, type Binder } from "./grant-binding.ts";
+
+export type { Blocker, DeleteCheck } from "./delete-blockers.ts";
 
 type Data = Record<string, unknown>;
 /** Field values a list is narrowed to: [field name from the kind's definition, value]. */
@@ -58,26 +64,6 @@ export interface Change {
 
 /** The records an update would break, asked of the updated kind's rules inside its transaction. */
 export type DependentsCheck = (change: Change, tx: InTransaction) => Promise<Broken[]>;
-
-/** A record a delete would meet, as a delete's 409 names it (`referrers`). */
-export interface Blocker {
-  id: string;
-  kind: string;
-  /** Its title (an access reads "role → data service"). */
-  name: string;
-  workspaceId?: string;
-  /** The records it refers to, by field: the console's page of it may sit under one. */
-  refs?: Record<string, unknown>;
-}
-
-/**
- * What a delete would meet, answered without deleting: the records that keep it from deletion
- * (the 409's `referrers`), and the records whose links to it go with it; each with its API address.
- */
-export interface DeleteCheck {
-  blockers: Array<Blocker & { href?: string }>;
-  cascades: Array<Blocker & { href?: string }>;
-}
 
 export interface Item {
   id: string;
@@ -147,18 +133,6 @@ interface Outside {
 export const etagOf = (version: number) => `"${version}"`;
 
 /**
- * The one repository behind every kind's CRUD routes. `kinds` is the whole catalogue: it is needed
- * to find, before a delete, the records of any kind that refer to the one being deleted.
- */
-const blockerColumns = {
-  id: records.id,
-  kind: records.kind,
-  name: records.name,
-  workspaceId: records.workspaceId,
-  data: records.data,
-};
-
-/**
  * The statements of every create and read, built once with placeholders: drizzle built each of
  * them anew on every request (a fifth of a create's CPU time on PGlite), and PostgreSQL parses a
  * named statement once per connection.
@@ -192,6 +166,10 @@ function preparedStatements(db: Database) {
   };
 }
 
+/**
+ * The one repository behind every kind's CRUD routes. `kinds` is the whole catalogue: it is needed
+ * to find, before a delete, the records of any kind that refer to the one being deleted.
+ */
 export class Records {
   /** The rules of each kind that say which records an update of it would break (see keepDependents). */
   private readonly dependents = new Map<string, DependentsCheck>();
@@ -586,7 +564,7 @@ export class Records {
       }
       await this.checkReferences(tx, kind, data, options.workspaceId);
       await this.keepPairings(tx, kind, id, current.data, data);
-      this.keepSecretsWithPeer(kind, current, data, input);
+      keepSecretsWithPeer(this.kinds, kind, current, data, input);
       const dependents = this.dependents.get(kind.kind);
       if (dependents)
         await this.keepDependents(tx, dependents, {
@@ -670,7 +648,7 @@ export class Records {
     await this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId, "update");
       if (!row) throw notFound(id);
-      const referrers = await this.deleteBlockers(tx, kind, id);
+      const referrers = await deleteBlockers(tx, this.kinds, kind, id);
       if (referrers.length) {
         const names = referrers.map((r) => r.name);
         throw problem(409, "record.inUse", { names }, { referrers });
@@ -681,101 +659,32 @@ export class Records {
   }
 
   /**
-   * What a delete of this record would meet, without deleting it (GET .../delete-check): the
-   * records that keep it from deletion, found by the same code as the delete's 409, and what goes
-   * with it (the links a record holds in its own row: a data service's to its properties and data
-   * actions). 404 when the record is not of this kind in this workspace.
+   * What a delete of this record would meet, without deleting it (see deleteCheck in
+   * delete-blockers.ts). 404 when the record is not of this kind in this workspace.
    */
   async deleteCheck(kind: KindDefinition, id: string, workspaceId?: string): Promise<DeleteCheck> {
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId);
       if (!row) throw notFound(id);
-      const blockers = await this.deleteBlockers(tx, kind, id);
-      const links = referenceFields(kind).flatMap((f) =>
-        f.linked
-          ? [row.data[f.name] ?? []].flat().map((target) => ({ kind: f.kind, id: String(target) }))
-          : [],
-      );
-      const found = links.length
-        ? await tx
-            .select(blockerColumns)
-            .from(records)
-            .where(inArray(records.id, [...new Set(links.map((l) => l.id))]))
-            .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
-        : [];
-      const scopeOf = (target: string) =>
-        this.kinds.find((k) => k.kind === target)?.scope === "workspace" ? row.workspaceId : "";
-      const cascades = await this.blockers(
-        tx,
-        found.filter(
-          (r) => links.some((l) => l.id === r.id && l.kind === r.kind) && r.workspaceId === scopeOf(r.kind),
-        ),
-      );
-      const placed = await this.withFurtherRefs(tx, [...blockers, ...cascades]);
-      return {
-        blockers: placed.slice(0, blockers.length).map(this.withHref),
-        cascades: placed.slice(blockers.length).map(this.withHref),
-      };
+      return deleteCheck(tx, this.kinds, kind, row);
     });
   }
 
-  /**
-   * Records named with the references of the records they refer to as well, a few levels up (a
-   * routing operation's routing's thing description): the console's page of a record may sit
-   * under all of them. A reference of the record's own is never replaced.
-   */
-  private async withFurtherRefs(tx: Tx, found: Blocker[], levels = 3): Promise<Blocker[]> {
-    let named = found;
-    for (let level = 0; level < levels; level++) {
-      const ids = [
-        ...new Set(named.flatMap((b) => Object.values(b.refs ?? {}).filter((v) => typeof v === "string"))),
-      ] as string[];
-      if (!ids.length) break;
-      const rows = await tx
-        .select({ id: records.id, kind: records.kind, data: records.data })
-        .from(records)
-        .where(inArray(records.id, ids));
-      const refsOf = new Map(
-        rows.map((row) => {
-          const kind = this.kinds.find((k) => k.kind === row.kind);
-          const fields = kind ? referenceFields(kind).filter((f) => f.input === "reference") : [];
-          return [
-            row.id,
-            Object.fromEntries(
-              fields
-                .filter((f) => typeof row.data[f.name] === "string")
-                .map((f) => [f.name, row.data[f.name]]),
-            ),
-          ];
-        }),
-      );
-      let grew = false;
-      named = named.map((b) => {
-        const further = Object.values(b.refs ?? {}).map((id) => refsOf.get(id as string) ?? {});
-        const refs = Object.assign({}, ...further.reverse(), b.refs) as Record<string, unknown>;
-        if (Object.keys(refs).length === Object.keys(b.refs ?? {}).length) return b;
-        grew = true;
-        return { ...b, refs };
-      });
-      if (!grew) break;
-    }
-    return named;
+  /** A grant bound to the peer it is first used with (see bindFirst in grant-binding.ts). */
+  bindFirst(kind: KindDefinition, id: string, via: string, value: string): Promise<Row | undefined> {
+    return bindFirst(this.db, this.binder, kind, id, via, value);
   }
 
-  /** A record a delete check names, with the API address of its page (its id escaped as a path segment). */
-  private readonly withHref = (found: Blocker): Blocker & { href?: string } => {
-    const kind = this.kinds.find((k) => k.kind === found.kind);
-    return kind
-      ? {
-          ...found,
-          href: `/api${itemPath(kind, encodeURIComponent(found.id), encodeURIComponent(found.workspaceId ?? ""))}`,
-        }
-      : found;
-  };
-
-  /** The records a delete waits for: those that refer to it, and what a workspace holds. */
-  private async deleteBlockers(tx: Tx, kind: KindDefinition, id: string) {
-    return [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
+  /** Who binds a grant (this view's actor) and how the binding is recorded (an update in the trail). */
+  private get binder(): Binder {
+    return {
+      kinds: this.kinds,
+      actor: this.actor as Binder["actor"],
+      audited: async (tx, kind, before, after) => {
+        if (this.actor)
+          await this.audit(tx, this.actor, "update", kind, after, changesOf(kind, before, after));
+      },
+    };
   }
 
   /** The audit event of an update or a delete, in its transaction. */
@@ -791,67 +700,6 @@ export class Records {
     await writeAudit(tx, by, [
       { action, kind: kind.kind, recordId: row.id, title, workspaceId: row.workspaceId, changes },
     ]);
-  }
-
-  /**
-   * The records that keep another from deletion, as a 409 names them: kind, id, title (see
-   * @orrery/model's recordTitle: an access reads "role → data service"), its workspace and the
-   * records it refers to (the console links it to its page, which may sit under a parent).
-   */
-  private async blockers(
-    tx: Tx,
-    rows: Array<Pick<Row, "id" | "kind" | "name" | "workspaceId" | "data">>,
-  ): Promise<Blocker[]> {
-    const kindOf = (name: string) => this.kinds.find((k) => k.kind === name);
-    const referenced = await namesOf(tx, rows, kindOf);
-    return rows.map((row) => {
-      const kind = kindOf(row.kind);
-      const refs = Object.fromEntries(
-        (kind ? referenceFields(kind) : [])
-          .filter((f) => f.input === "reference" && typeof row.data[f.name] === "string")
-          .map((f) => [f.name, row.data[f.name]]),
-      );
-      return {
-        id: row.id,
-        kind: row.kind,
-        name: recordTitle(kind, { ...row.data, id: row.id, name: row.name }, referenced),
-        ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}),
-        ...(Object.keys(refs).length ? { refs } : {}),
-      };
-    });
-  }
-
-  /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
-  private async contents(tx: Tx, kind: KindDefinition, id: string) {
-    if (kind.kind !== "workspaces") return [];
-    const rows = await tx
-      .select(blockerColumns)
-      .from(records)
-      .where(eq(records.workspaceId, id))
-      .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
-      .limit(50);
-    return this.blockers(tx, rows);
-  }
-
-  /** Records of any kind whose reference fields point at this id. */
-  private async referrers(tx: Tx, target: KindDefinition, id: string) {
-    const conditions = this.kinds.flatMap((kind) =>
-      referenceFields(kind)
-        .filter((f) => f.kind === target.kind)
-        .map((f) =>
-          and(
-            eq(records.kind, kind.kind),
-            sql`${records.data} @> ${JSON.stringify({ [f.name]: f.input === "references" ? [id] : id })}::jsonb`,
-          )!,
-        ),
-    );
-    if (!conditions.length) return [];
-    const rows = await tx
-      .select(blockerColumns)
-      .from(records)
-      .where(or(...conditions))
-      .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
-    return this.blockers(tx, rows);
   }
 
   /**
@@ -917,71 +765,8 @@ export class Records {
       return [];
     });
     if (errors.length) throw invalid(await Promise.all(errors.map((e) => this.outside(tx, e))));
-    for (const { target, via, value } of bindings.values()) await this.bind(tx, target as Row, via, value);
-  }
-
-  /**
-   * Gives a record the value of the field its pairings are checked against (a grant its peer), as
-   * an update of its own: a new version (its ETag), and an event in the trail saying who bound it.
-   */
-  private async bind(tx: Tx, before: Row, via: string, value: string): Promise<void> {
-    const kind = this.kinds.find((k) => k.kind === before.kind)!;
-    // Binding a grant decides where its secrets go: only who may change the grant binds it (an
-    // operator may pair grants in a workspace, not choose the peer of a platform grant).
-    const permissions = (this.actor as { permissions?: readonly Permission[] } | undefined)?.permissions;
-    if (permissions && !isAllowed(permissions, "PUT", `/api${itemPath(kind, asSegment(before.id))}`))
-      throw problem(403, "grant.bindForbidden", {
-        grant: String(before.data.name ?? before.id),
-        field: via,
-      });
-    const [after] = await tx
-      .update(records)
-      .set({ data: { ...before.data, [via]: value }, version: before.version + 1, updatedAt: new Date() })
-      .where(eq(records.id, before.id))
-      .returning();
-    if (this.actor) await this.audit(tx, this.actor, "update", kind, after!, changesOf(kind, before, after!));
-  }
-
-  /**
-   * Binds a record to the peer it is first used with (a registry grant chosen in the registry tool
-   * with a registry, before any record paired it), unless something bound it meanwhile: the row as
-   * it is after, for the caller to check again.
-   */
-  async bindFirst(kind: KindDefinition, id: string, via: string, value: string): Promise<Row | undefined> {
-    return this.db.transaction(async (tx) => {
-      const row = await this.row(tx, kind.kind, id, "", "update");
-      if (!row || row.data[via] !== undefined) return row;
-      await this.bind(tx, row, via, value);
-      return this.row(tx, kind.kind, id);
-    });
-  }
-
-  /**
-   * A grant bound to its peer keeps its secrets for that peer: pointing it at another one needs
-   * them typed again in the same update (whoever may edit the grant without knowing them cannot
-   * send them elsewhere).
-   */
-  private keepSecretsWithPeer(kind: KindDefinition, current: Row, data: Data, input: Data): void {
-    const peerFields = new Set(
-      this.kinds.flatMap((other) =>
-        referenceFields(other)
-          .filter((f) => f.kind === kind.kind && f.within)
-          .map((f) => f.within!.via),
-      ),
-    );
-    const moved = [...peerFields].filter(
-      (via) => current.data[via] !== undefined && current.data[via] !== data[via],
-    );
-    if (!moved.length) return;
-    const untyped = kind.fields
-      .filter((f) => f.secret && whenHolds(f.when, data) && typeof input[f.name] !== "string")
-      .map((f) => f.name);
-    if (untyped.length)
-      throw problem(409, "grant.peerNeedsSecrets", {
-        grant: String(current.data.name ?? current.id),
-        field: moved[0]!,
-        fields: untyped,
-      });
+    for (const { target, via, value } of bindings.values())
+      await bind(tx, this.binder, target as Row, via, value);
   }
 
   /** The error of a reference outside its `within`: it names the record and the one it belongs to. */
@@ -1023,7 +808,7 @@ export class Records {
       )
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`));
     if (!rows.length) return;
-    const referrers = await this.blockers(tx, rows);
+    const referrers = await blockersOf(tx, this.kinds, rows);
     const names = referrers.map((r) => r.name);
     const fields = [...new Set(pairings.map((p) => p.within.via))];
     throw problem(409, "record.dependents", { fields, names }, { referrers });
@@ -1060,7 +845,7 @@ export class Records {
     if (!broken.length) return;
     const rows = [...new Map(broken.flatMap((b) => b.rows).map((r) => [r.id, r])).values()];
     const fields = [...new Set(broken.map((b) => b.field))];
-    const referrers = await this.blockers(tx, rows);
+    const referrers = await blockersOf(tx, this.kinds, rows);
     const names = referrers.map((r) => r.name);
     throw problem(409, "record.dependents", { fields, names }, { referrers });
   }
