@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { migrate } from "../src/storage/migrations.ts";
 import { freePort } from "../../../test/fakes/browser.ts";
 import { partyCredentials } from "../../../test/fakes/pki.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
@@ -318,6 +320,46 @@ describe(`lists answered as lists (${driver})`, () => {
       hasProperties: [],
       hasDataActions: [],
     });
+  });
+});
+
+describe(`lists stored as lists (${driver})`, () => {
+  it("reads [] in the lists of records written before the API stored empty lists (migration 0026), their ETags unchanged", async () => {
+    const workspace = await ctx.api("POST", "/api/workspaces", {
+      name: `Old corner ${hostile}`,
+      dataModelName: `old-corner-${driver}`,
+      hasService: ctx.serviceId,
+    });
+    expect(workspace.status, JSON.stringify(workspace.body)).toBe(201);
+    const service = await ok("POST", `${ctx.path}/data-services`, {
+      hasEntityType: ctx.types.Person,
+      isOffer: true,
+    });
+    const shown = (path: string) => ctx.api("GET", path);
+    const workspacePath = `/api/workspaces/${workspace.body.id}`;
+    const servicePath = `${ctx.path}/data-services/${service.id}`;
+    const etags = [(await shown(workspacePath)).headers.etag, (await shown(servicePath)).headers.etag];
+    // As the API stored them before: without their empty lists.
+    const db = ctx.t.storage.db;
+    await db.execute(
+      sql`UPDATE records SET data = data - 'temporalServices' WHERE id = ${workspace.body.id}`,
+    );
+    await db.execute(
+      sql`UPDATE records SET data = data - 'hasProperties' - 'hasDataActions' WHERE id = ${service.id}`,
+    );
+    await db.execute(sql`DELETE FROM orrery_migrations WHERE name = '0026_empty_lists_stored'`);
+    await migrate(db);
+    const workspaces = (await ok("GET", "/api/workspaces")) as Array<Record<string, unknown>>;
+    expect(workspaces.find((w) => w.id === workspace.body.id)?.temporalServices).toEqual([]);
+    const services = (await ok("GET", `${ctx.path}/data-services`)) as Array<Record<string, unknown>>;
+    expect(services.find((s) => s.id === service.id)).toMatchObject({
+      hasProperties: [],
+      hasDataActions: [],
+    });
+    expect((await ok("GET", servicePath)).hasProperties).toEqual([]);
+    expect([(await shown(workspacePath)).headers.etag, (await shown(servicePath)).headers.etag]).toEqual(
+      etags,
+    );
   });
 });
 

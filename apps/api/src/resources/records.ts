@@ -98,12 +98,8 @@ export function toItem(
     if (field.secret) {
       if (whenHolds(field.when, row.data)) item[field.name] = { set: row.secrets[field.name] !== undefined };
     } else if (row.data[field.name] !== undefined) {
+      // Lists are stored `[]` when empty (withEmptyLists): nothing to fill in on the way out.
       item[field.name] = row.data[field.name];
-    } else if (isList(field)) {
-      // Stored without it when empty (normalize drops empty values): a client reads `[]`, never a
-      // missing member (the original console reads a workspace's `temporalServices.length`), even
-      // where the list does not apply (a property that is not temporal has no temporal services).
-      item[field.name] = [];
     }
   }
   if (kind.scope === "workspace" && row.workspaceId) item.hasWorkspace = row.workspaceId;
@@ -114,13 +110,15 @@ export function toItem(
 const isList = (field: Field) => field.input === "references" || field.input === "strings";
 
 /**
- * The empty lists a record of this kind reads where its data has none (see toItem), as a jsonb
- * object the record's data is merged over.
+ * The data as stored: every list field of the kind present, `[]` when empty (normalize drops empty
+ * values), even where the list does not apply (a property that is not temporal has no temporal
+ * services). A client reads `[]`, never a missing member (the original console reads a
+ * workspace's `temporalServices.length`), and the reads pass the stored data through as it is
+ * (a list of 10,000 built by the database, see listJson). Migration 0026 wrote the rows before it.
  */
-function emptyListsSql(kind: KindDefinition): SQL | undefined {
-  const lists = kind.fields.filter((f) => !f.secret && isList(f));
-  if (!lists.length) return undefined;
-  return sql`${JSON.stringify(Object.fromEntries(lists.map((f) => [f.name, []])))}::jsonb`;
+function withEmptyLists(kind: KindDefinition, data: Data): Data {
+  for (const field of kind.fields) if (!field.secret && isList(field)) data[field.name] ??= [];
+  return data;
 }
 
 /** A reference to a record outside its field's `within` (a grant of another identity manager). */
@@ -261,8 +259,7 @@ export class Records {
    */
   async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<string> {
     if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId, where));
-    const empty = emptyListsSql(kind);
-    const data = empty ? sql`(${empty}) || ${records.data}` : sql`${records.data}`;
+    const data = sql`${records.data}`;
     const item =
       kind.scope === "workspace"
         ? sql`jsonb_build_object('id', ${records.id}) || ${data} || jsonb_build_object('hasWorkspace', ${records.workspaceId})`
@@ -503,6 +500,7 @@ export class Records {
   /** The row of a new record: a fresh URN, secrets encrypted, version 1. */
   private newRow(kind: KindDefinition, input: Data, workspaceId?: string) {
     const { data, secrets } = this.split(kind, input, {});
+    withEmptyLists(kind, data);
     return {
       id: newId(kind),
       kind: kind.kind,
@@ -553,15 +551,8 @@ export class Records {
       for (const f of kind.fields) {
         if ((f.readOnly || f.linked) && data[f.name] === undefined && current.data[f.name] !== undefined)
           data[f.name] = current.data[f.name];
-        // Absent and empty read alike (`[]`, see toItem): an empty list where none was stored, as a
-        // client sends back what it read, is no change.
-        if (
-          isList(f) &&
-          current.data[f.name] === undefined &&
-          (data[f.name] as unknown[] | undefined)?.length === 0
-        )
-          delete data[f.name];
       }
+      withEmptyLists(kind, data);
       await this.checkReferences(tx, kind, data, options.workspaceId);
       await this.keepPairings(tx, kind, id, current.data, data);
       keepSecretsWithPeer(this.kinds, kind, current, data, input);

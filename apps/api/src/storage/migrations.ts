@@ -713,6 +713,26 @@ const migrations: Array<{ name: string; sql: string }> = [
       DROP INDEX records_unique_contract_stakeholder
     `,
   },
+  {
+    // Empty lists stored as `[]` (issue 38): the API wrote a record without its empty list fields
+    // (normalize drops empty values) and every read added them back (`[]`), at a cost to each list
+    // of 10,000. Records now keep them on write (apps/api/src/resources/records.ts, withEmptyLists);
+    // the rows written before get them here. The list fields of the model as it is now, written out
+    // (a migration never changes with the model). The version stays (the data as read is the same,
+    // an ETag a client holds still matches); the create events kept on their rows (0018) stay there
+    // (the trigger that would move them is off).
+    name: "0026_empty_lists_stored",
+    sql: `
+      ALTER TABLE records DISABLE TRIGGER records_create_event;
+      UPDATE records SET data = '{"temporalServices": []}'::jsonb || data
+       WHERE kind IN ('workspaces', 'properties') AND NOT data ? 'temporalServices';
+      UPDATE records SET data = '{"hasProperties": [], "hasDataActions": []}'::jsonb || data
+       WHERE kind = 'data-services' AND NOT (data ? 'hasProperties' AND data ? 'hasDataActions');
+      UPDATE records SET data = '{"tenants": []}'::jsonb || data
+       WHERE kind = 'broker-clients' AND NOT data ? 'tenants';
+      ALTER TABLE records ENABLE TRIGGER records_create_event
+    `,
+  },
 ];
 
 /** A migration's statements: split at each `;`, except inside a $$-quoted function body. */
