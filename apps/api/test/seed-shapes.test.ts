@@ -347,7 +347,7 @@ describe(`lists stored as lists (${driver})`, () => {
     await db.execute(
       sql`UPDATE records SET data = data - 'hasProperties' - 'hasDataActions' WHERE id = ${service.id}`,
     );
-    await db.execute(sql`DELETE FROM orrery_migrations WHERE name = '0026_empty_lists_stored'`);
+    await db.execute(sql`DELETE FROM orrery_migrations WHERE name = '0026_list_items_stored'`);
     await migrate(db);
     const workspaces = (await ok("GET", "/api/workspaces")) as Array<Record<string, unknown>>;
     expect(workspaces.find((w) => w.id === workspace.body.id)?.temporalServices).toEqual([]);
@@ -360,6 +360,31 @@ describe(`lists stored as lists (${driver})`, () => {
     expect([(await shown(workspacePath)).headers.etag, (await shown(servicePath)).headers.etag]).toEqual(
       etags,
     );
+  });
+});
+
+describe(`lists as the records read (${driver})`, () => {
+  it("lists each record as its own read shows it, after an update and after a change the database makes itself", async () => {
+    const created = await ok("POST", `${ctx.path}/data-services`, {
+      hasEntityType: ctx.types.Person,
+      isOffer: true,
+    });
+    const path = `${ctx.path}/data-services/${created.id}`;
+    const listed = async () =>
+      ((await ok("GET", `${ctx.path}/data-services`)) as Array<Record<string, unknown>>).find(
+        (s) => s.id === created.id,
+      );
+    expect(await listed()).toEqual(await ok("GET", path));
+    const { id: _id, hasWorkspace: _ws, ...fields } = created;
+    await ok("PUT", path, { ...fields, name: `Offer ${hostile}` });
+    expect(await listed()).toMatchObject({ name: `Offer ${hostile}`, hasWorkspace: created.hasWorkspace });
+    expect(await listed()).toEqual(await ok("GET", path));
+    // A change written by SQL, as the database's own triggers write a role's synchronisation.
+    await ctx.t.storage.db.execute(
+      sql`UPDATE records SET data = data || ${JSON.stringify({ name: `Said by SQL ${hostile}` })}::jsonb WHERE id = ${created.id}`,
+    );
+    expect(await listed()).toMatchObject({ name: `Said by SQL ${hostile}` });
+    expect(await listed()).toEqual(await ok("GET", path));
   });
 });
 

@@ -55,6 +55,11 @@ interface Stored {
 
 const none: Stored = { data: {}, secrets: {} };
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A value as the trail tells it: an empty list is no value. Records store their empty lists as `[]`
+ * (migration 0026); the trail says what it said before, when they were stored without them.
+ */
+const told = (value: unknown) => (Array.isArray(value) && !value.length ? undefined : value);
 
 /**
  * The fields that differ between two versions of a record (the first empty for a create, the second
@@ -73,12 +78,14 @@ export function changesOf(kind: KindDefinition, before: Stored | undefined, afte
     } else if (field.secretValues && same(b.data[name], a.data[name])) {
       // Same names (each `{ set: true }`): a value given again only says the map changed.
       if (b.secrets[name] !== a.secrets[name]) changes.push({ field: name, secret: true });
-    } else if (!same(b.data[name], a.data[name])) {
-      changes.push({
-        field: name,
-        ...(b.data[name] !== undefined ? { before: b.data[name] } : {}),
-        ...(a.data[name] !== undefined ? { after: a.data[name] } : {}),
-      });
+    } else {
+      const [was, is] = [told(b.data[name]), told(a.data[name])];
+      if (!same(was, is))
+        changes.push({
+          field: name,
+          ...(was !== undefined ? { before: was } : {}),
+          ...(is !== undefined ? { after: is } : {}),
+        });
     }
   }
   return changes;
@@ -101,7 +108,9 @@ export function changesListed(
 ): AuditChange[] | null {
   if (!event.created) return event.changes;
   const listed: AuditChange[] = [
-    ...Object.entries(event.created).map(([field, after]) => ({ field, after })),
+    ...Object.entries(event.created).flatMap(([field, after]) =>
+      told(after) === undefined ? [] : [{ field, after }],
+    ),
     ...(event.changes ?? []),
   ];
   const order = new Map(kind?.fields.map((f, i) => [f.name, i]));
