@@ -10,7 +10,17 @@
  * Environment: BENCH_DATABASE_URL (a PostgreSQL role that may CREATE DATABASE; default: a
  * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
  * "pglite,postgresql"), BENCH_TIME_LIMIT_SECONDS (default 900), BENCH_WARM_UP (default 6000),
- * BENCH_TRAIL_AA=1 (the trail pair with the trail off on both sides: the measure's own noise).
+ * BENCH_TRAIL_AA=1 (the trail pair with the trail off on both sides: the measure's own noise),
+ * BENCH_GROWTH_STEPS (default "1000,10000,100000"; "10,40" in a smoke run).
+ *
+ * Clients: CONCURRENCY requests in flight (32 since issue 38, 8 before): a console of a data space
+ * has tens of operators and scripts at once, and the API gathers the creates that arrive together
+ * into one statement (apps/api/src/storage/write-batch.ts), which eight clients kept small.
+ *
+ * Growth (issue 38, bench/lib/growth.ts): on a fresh API of its own, the table is filled through
+ * the API step by step (1,000, 10,000, 100,000 context brokers); at each step the last GROWTH_SAMPLE
+ * creates that reached it are timed (µs of wall time a create, at that table size), then the list
+ * of all of them (p95 of a few). Written as `growth` in the results.
  */
 import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
@@ -19,13 +29,14 @@ import type { Database } from "../apps/api/src/storage/database.ts";
 import { startApiProcess, type RunningApi } from "./lib/api.ts";
 import { startTrailPair, type TrailPair } from "./lib/trail-pair.ts";
 import { runBench, stopping } from "./lib/run.ts";
-import { onDriver, type DriverName } from "./lib/databases.ts";
+import { onDriver, type Driver, type DriverName } from "./lib/databases.ts";
 import { median, Sample, shuffled, timed, type Figures } from "./lib/measure.ts";
-import { sized } from "./lib/smoke.ts";
+import { sized, smoke } from "./lib/smoke.ts";
 import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
+import { growth, growthLine, type Growth } from "./lib/growth.ts";
 
 const N = Number(process.env.BENCH_RECORDS ?? sized(10_000, 50));
-const CONCURRENCY = 8;
+const CONCURRENCY = 32;
 const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
@@ -44,12 +55,21 @@ const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite,postgresql")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
+const GROWTH_STEPS = (process.env.BENCH_GROWTH_STEPS ?? (smoke ? "10,40" : "1000,10000,100000"))
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0)
+  .sort((a, b) => a - b);
+/** Creates timed at each growth step: the last ones before the table reaches the step's size. */
+const GROWTH_SAMPLE = sized(1_000, 10);
+const GROWTH_LISTS = sized(10, 2);
 const LOAD_BEFORE = loadAverage();
-// Issue 26's goals (create rate per storage, list p95, overhead over a direct insert); issue 28's trail cost.
+// Issue 38's goals (create rate per storage, list p95), issue 26's overhead over a direct insert;
+// issue 28's trail cost.
 const GOALS = {
-  minCreatePerSecond: { pglite: 1_500, postgresql: 2_500 },
+  minCreatePerSecond: { pglite: 10_000, postgresql: 10_000 },
   maxApiOverhead: 2,
-  maxListP95Ms: 80,
+  maxListP95Ms: 25,
   maxAuditTrailCost: 0.1,
 };
 
@@ -85,6 +105,9 @@ interface DriverResult {
     cpuCost: number;
   };
   goals?: { createRate: boolean; apiOverhead: boolean; listP95: boolean; auditTrailUnder10pct: boolean };
+  /** List p95 and create cost at each table size (see GROWTH_STEPS). */
+  growth?: Growth[];
+  growthError?: string;
   error?: string;
 }
 
@@ -250,7 +273,53 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       listP95: result.api.list.p95Ms < GOALS.maxListP95Ms,
       auditTrailUnder10pct: costOfTurns < GOALS.maxAuditTrailCost,
     };
+    // A failure here keeps the figures above (the growth's error is said in its place).
+    result.growth = await growthOf(name, driver).catch((error: unknown) => {
+      result.growthError = error instanceof Error ? error.message : String(error);
+      console.error(`[${name}] growth failed:`, error);
+      return [];
+    });
   });
+}
+
+/**
+ * How the list and a create grow with the table (see GROWTH_STEPS): a fresh API and database,
+ * filled through the API step by step.
+ */
+async function growthOf(name: DriverName, driver: Driver): Promise<Growth[]> {
+  const place = await driver.vacant();
+  const api = await startApiProcess(place);
+  try {
+    const creates: Array<{ size: number; cost: number }> = [];
+    const lists: Array<{ size: number; cost: number }> = [];
+    let size = 0;
+    for (const step of GROWTH_STEPS) {
+      console.error(`[${name}] growth: ${step} context brokers...`);
+      const sampleFrom = Math.max(size, step - GROWTH_SAMPLE);
+      const post = async (i: number) => {
+        await api.call("POST", "/api/context-brokers", 201, payload(i));
+      };
+      if (sampleFrom > size) await new Sample().run(size, sampleFrom, CONCURRENCY, post);
+      const sample = new Sample();
+      await sample.run(sampleFrom, step, CONCURRENCY, post);
+      size = step;
+      const f = sample.figures();
+      creates.push({ size, cost: (f.wallMs * 1000) / f.count });
+      let count = 0;
+      const list = await timed(GROWTH_LISTS, 1, async () => {
+        count = (JSON.parse(await api.call("GET", "/api/context-brokers", 200)) as unknown[]).length;
+      });
+      if (count !== size) throw new Error(`growth list: ${count} items instead of ${size}`);
+      lists.push({ size, cost: list.p95Ms });
+    }
+    return [
+      growth("API list of every context broker, p95", "records", "ms", lists, name),
+      growth("API create at this table size, wall time a create", "records", "µs", creates, name),
+    ];
+  } finally {
+    await api.close();
+    await place.dispose();
+  }
 }
 
 /**
@@ -336,6 +405,9 @@ function print(results: DriverResult[]): void {
     `\nOrrery API CRUD: ${N} context brokers, ${CONCURRENCY} requests in flight, node ${process.version}\n`,
   );
   console.log(table(["", ...results.map((r) => `${r.driver} ${r.serverVersion ?? ""}`.trim())], rows));
+  const growths = results.flatMap((r) => r.growth ?? []);
+  if (growths.length)
+    console.log(`\nGrowth with the table:\n${growths.map((g) => `  ${growthLine(g)}`).join("\n")}`);
   for (const r of results.filter((r) => r.error)) console.log(`\n${r.driver} failed: ${r.error}`);
 }
 
@@ -357,10 +429,14 @@ async function main(): Promise<number> {
       alternationChunk: CHUNK,
       listRepeats: LIST_REPEATS,
       batchRows: BATCH_ROWS,
+      growthSteps: GROWTH_STEPS,
+      growthSample: GROWTH_SAMPLE,
+      growthLists: GROWTH_LISTS,
     },
     goals: GOALS,
     allGoalsMet,
-    drivers: results,
+    growth: results.flatMap((r) => r.growth ?? []),
+    drivers: results.map(({ growth: _growth, ...r }) => r),
   });
   console.log(`\nGoals ${allGoalsMet ? "met" : "NOT met"}. Written: ${out}`);
   return results.some((r) => r.error) ? 1 : 0;
