@@ -13,12 +13,13 @@ import {
 import { changesOf, secretsSet, writeAudit, type Actor, type AuditEvent } from "../audit/trail.ts";
 import type { Cipher } from "../cipher.ts";
 import { fieldError, invalid, notFound, problem, type FieldError } from "../problems.ts";
-import type { Database } from "../storage/database.ts";
+import { rowsOf, type Database } from "../storage/database.ts";
 import { records, type AuditChange } from "../storage/schema.ts";
 import { WriteBatch } from "../storage/write-batch.ts";
 import { openValues, PLAIN, writeValues } from "./secret-values.ts";
 import { uniquely } from "./unique-names.ts";
 import { namesOf } from "./titles.ts";
+import { ListCache } from "./list-cache.ts";
 import {
   blockerColumns,
   blockersOf,
@@ -146,6 +147,12 @@ export const etagOf = (version: number) => `"${version}"`;
 function preparedStatements(db: Database) {
   const p = sql.placeholder;
   return {
+    recordsVersion: db._.session.prepareQuery(
+      new PgDialect().sqlToQuery(sql`SELECT version::text AS version FROM records_version`),
+      undefined,
+      "records_version",
+      false,
+    ),
     byId: db
       .select()
       .from(records)
@@ -184,6 +191,11 @@ export class Records {
   private get statements() {
     return (this.prepared ??= preparedStatements(this.db));
   }
+  /** Lists of the kinds without secrets, kept while the records stay the same (shared by every view). */
+  private readonly lists = new ListCache(async () => {
+    const [row] = rowsOf<{ version: string }>(await this.statements.recordsVersion.execute());
+    return row!.version;
+  });
   /** Creates made at the same time, written together (built once, shared by every view, see as()). */
   private batch?: WriteBatch<Data>;
   private get creates() {
@@ -272,13 +284,16 @@ export class Records {
     // value to receive instead of a row per record to parse and map (half of a 100-record list's
     // time on PGlite went in reading rows). A record a workspace holds carries it as hasWorkspace.
     const item = sql`coalesce(list_item, (${listItemOf(records.id, records.data, records.workspaceId)})::text)`;
-    const [list] = await this.db
-      .select({
-        json: sql<string>`'[' || coalesce(string_agg(${item}, ',' ORDER BY lower(${records.name}), ${records.id}), '') || ']'`,
-      })
-      .from(records)
-      .where(this.scope(kind, workspaceId, where));
-    return list?.json ?? "[]";
+    // Kept while no record changes (ListCache): a list asked again costs one read of the version.
+    return this.lists.get(JSON.stringify([kind.kind, workspaceId ?? "", where]), async () => {
+      const [list] = await this.db
+        .select({
+          json: sql<string>`'[' || coalesce(string_agg(${item}, ',' ORDER BY lower(${records.name}), ${records.id}), '') || ']'`,
+        })
+        .from(records)
+        .where(this.scope(kind, workspaceId, where));
+      return list?.json ?? "[]";
+    });
   }
 
   /** Records of these kinds in a workspace with exactly this name (the list index finds them by lower(name)). */

@@ -731,6 +731,11 @@ const migrations: Array<{ name: string; sql: string }> = [
     // changes with the model). The version stays (the data as read is the same, an ETag a client
     // holds still matches); the create events kept on their rows (0018) stay there (the trigger
     // that would move them is off meanwhile). Written to run again harmlessly (a test does).
+    //
+    // And the records' version (resources/list-cache.ts): one counter that a transaction writing
+    // records raises once, as it commits (a deferred trigger: its lock is the last the transaction
+    // takes, so two writers cannot deadlock on it, and it is held only while committing); the API
+    // keeps a list while the version stays, whichever process wrote.
     name: "0026_list_items_stored",
     sql: `
       ALTER TABLE records ADD COLUMN IF NOT EXISTS list_item text;
@@ -759,7 +764,26 @@ const migrations: Array<{ name: string; sql: string }> = [
       UPDATE records SET list_item = (jsonb_build_object('id', id) || data
           || CASE WHEN workspace_id <> '' THEN jsonb_build_object('hasWorkspace', workspace_id) ELSE '{}'::jsonb END)::text
        WHERE list_item IS NULL;
-      ALTER TABLE records ENABLE TRIGGER records_create_event
+      ALTER TABLE records ENABLE TRIGGER records_create_event;
+      CREATE TABLE IF NOT EXISTS records_version (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        version bigint NOT NULL
+      );
+      INSERT INTO records_version (version) VALUES (0) ON CONFLICT DO NOTHING;
+      CREATE OR REPLACE FUNCTION records_version_raised() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF current_setting('orrery.records_version_raised', true) IS DISTINCT FROM 'yes' THEN
+          PERFORM set_config('orrery.records_version_raised', 'yes', true);
+          UPDATE records_version SET version = version + 1;
+        END IF;
+        RETURN NULL;
+      END $$;
+      DROP TRIGGER IF EXISTS records_version_raised ON records;
+      CREATE CONSTRAINT TRIGGER records_version_raised AFTER INSERT OR UPDATE OR DELETE ON records
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION records_version_raised();
+      DROP TRIGGER IF EXISTS records_version_truncated ON records;
+      CREATE TRIGGER records_version_truncated AFTER TRUNCATE ON records
+        FOR EACH STATEMENT EXECUTE FUNCTION records_version_raised()
     `,
   },
 ];
@@ -784,6 +808,9 @@ export async function migrate(db: Database): Promise<void> {
   // One process migrates at a time when several start together on one PostgreSQL.
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(4242001)`);
+    // The records' version (0026) is raised by a deferred trigger: at once here, or a migration
+    // that writes records could not ALTER the table after ("pending trigger events").
+    await tx.execute(sql`SET CONSTRAINTS ALL IMMEDIATE`);
     const done = await tx.execute(sql`SELECT name FROM orrery_migrations`);
     const applied = new Set(rowsOf<{ name: string }>(done).map((r) => r.name));
     // The embedded NGSI-LD broker's tables come after the API's own, in the same transaction and lock.
