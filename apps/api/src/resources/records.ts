@@ -76,6 +76,8 @@ export interface Blocker {
  */
 export interface DeleteCheck {
   blockers: Array<Blocker & { href?: string }>;
+  /** How many records keep it: more than `blockers` names when a workspace holds more than it lists. */
+  blockersTotal: number;
   cascades: Array<Blocker & { href?: string }>;
 }
 
@@ -157,6 +159,9 @@ const blockerColumns = {
   workspaceId: records.workspaceId,
   data: records.data,
 };
+
+/** How many of what a workspace holds a delete check or a refused delete lists (it says how many more). */
+const CONTENTS_LISTED = 50;
 
 /**
  * The statements of every create and read, built once with placeholders: drizzle built each of
@@ -670,10 +675,10 @@ export class Records {
     await this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId, "update");
       if (!row) throw notFound(id);
-      const referrers = await this.deleteBlockers(tx, kind, id);
+      const { found: referrers, total } = await this.deleteBlockers(tx, kind, id);
       if (referrers.length) {
         const names = referrers.map((r) => r.name);
-        throw problem(409, "record.inUse", { names }, { referrers });
+        throw problem(409, "record.inUse", { names }, { referrers, referrersTotal: total });
       }
       await tx.delete(records).where(eq(records.id, id));
       if (by) await this.audit(tx, by, "delete", kind, row, changesOf(kind, row, undefined));
@@ -690,7 +695,7 @@ export class Records {
     return this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId);
       if (!row) throw notFound(id);
-      const blockers = await this.deleteBlockers(tx, kind, id);
+      const { found: blockers, total } = await this.deleteBlockers(tx, kind, id);
       const links = referenceFields(kind).flatMap((f) =>
         f.linked
           ? [row.data[f.name] ?? []].flat().map((target) => ({ kind: f.kind, id: String(target) }))
@@ -714,6 +719,7 @@ export class Records {
       const placed = await this.withFurtherRefs(tx, [...blockers, ...cascades]);
       return {
         blockers: placed.slice(0, blockers.length).map(this.withHref),
+        blockersTotal: total,
         cascades: placed.slice(blockers.length).map(this.withHref),
       };
     });
@@ -773,9 +779,14 @@ export class Records {
       : found;
   };
 
-  /** The records a delete waits for: those that refer to it, and what a workspace holds. */
+  /**
+   * The records a delete waits for: those that refer to it, and what a workspace holds (the first
+   * CONTENTS_LISTED of it); `total` counts them all.
+   */
   private async deleteBlockers(tx: Tx, kind: KindDefinition, id: string) {
-    return [...(await this.referrers(tx, kind, id)), ...(await this.contents(tx, kind, id))];
+    const referrers = await this.referrers(tx, kind, id);
+    const { listed, total } = await this.contents(tx, kind, id);
+    return { found: [...referrers, ...listed], total: referrers.length + total };
   }
 
   /** The audit event of an update or a delete, in its transaction. */
@@ -823,14 +834,22 @@ export class Records {
 
   /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
   private async contents(tx: Tx, kind: KindDefinition, id: string) {
-    if (kind.kind !== "workspaces") return [];
+    if (kind.kind !== "workspaces") return { listed: [], total: 0 };
     const rows = await tx
       .select(blockerColumns)
       .from(records)
       .where(eq(records.workspaceId, id))
       .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
-      .limit(50);
-    return this.blockers(tx, rows);
+      .limit(CONTENTS_LISTED);
+    let total = rows.length;
+    if (total === CONTENTS_LISTED) {
+      const [counted] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(records)
+        .where(eq(records.workspaceId, id));
+      total = counted!.n;
+    }
+    return { listed: await this.blockers(tx, rows), total };
   }
 
   /** Records of any kind whose reference fields point at this id. */

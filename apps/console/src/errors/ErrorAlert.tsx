@@ -42,7 +42,12 @@ export function ErrorAlert({
       ) : (
         reason && <p className="mb-2">{reason}</p>
       )}
-      {blockers.length > 0 && <Blockers blockers={blockers} />}
+      {blockers.length > 0 && (
+        <Blockers
+          blockers={blockers}
+          total={typeof body.referrersTotal === "number" ? body.referrersTotal : undefined}
+        />
+      )}
       {blockers.length > 0 || folded || conflict ? (
         <details>
           <summary className="small">{t("errors.answer")}</summary>
