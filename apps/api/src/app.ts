@@ -175,7 +175,7 @@ export async function buildApp(
   registerDataServiceLinkRoutes(app, records);
   registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
-  const live = registerLiveRoutes(app, records, config);
+  const live = registerLiveRoutes(app, records, config, sessions);
   registerWotRoutes(app, records, config, live, { sessions, cipher });
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);

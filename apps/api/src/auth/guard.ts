@@ -11,7 +11,7 @@ declare module "fastify" {
      * A credential in the query, for a route whose clients cannot send an Authorization header
      * (EventSource): the session it stands for, used when the request has no Authorization header.
      */
-    queryCredential?: (request: FastifyRequest) => Session | undefined;
+    queryCredential?: (request: FastifyRequest) => Promise<Session | undefined> | Session | undefined;
   }
   interface FastifyRequest {
     session?: Session;
@@ -53,7 +53,7 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
     const access = request.routeOptions.config?.access ?? "permission";
     if (access === "public") return;
     const header = request.headers.authorization ?? "";
-    const fromQuery = header ? undefined : request.routeOptions.config?.queryCredential?.(request);
+    const fromQuery = header ? undefined : await request.routeOptions.config?.queryCredential?.(request);
     if (fromQuery) request.session = fromQuery;
     else {
       const [scheme, token, extra] = header.split(" ");
