@@ -36,9 +36,6 @@ function pageKey(href: string): string | undefined {
   const url = new URL(href, "http://console");
   const route = routeOf(url.pathname);
   if (!route || route === "callbacks.authentication") return undefined;
-  // The console's live view subscribes while a workspace is open and unsubscribes when it closes:
-  // such a subscription is gone by the time its link is followed (a subscription is registered below).
-  if (route === "subscriptions.show" && url.pathname.includes("orrery-live-")) return undefined;
   if (route !== "workspace") return route;
   const tab = url.searchParams.get("activeTab") ?? "entities";
   const chosen = ["typeId", "entityId"].filter((name) => url.searchParams.has(name));

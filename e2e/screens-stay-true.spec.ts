@@ -102,8 +102,9 @@ test("a broker registered as https at a plain HTTP address: its registrations pa
     await expect(panel.locator("details")).not.toHaveAttribute("open");
 
     await toFrench(page);
-    await panel.getByRole("button", { name: fr.errors.tryAgain }).click();
-    await expect(panel.getByTestId("error-alert")).toContainText(
+    const panneau = page.getByRole("region", { name: fr.registrations.title });
+    await panneau.getByRole("button", { name: fr.errors.tryAgain }).click();
+    await expect(panneau.getByTestId("error-alert")).toContainText(
       `Il ne parle pas TLS à 127.0.0.1:${port}\u00a0: son schéma serait-il http plutôt que https\u00a0?`,
     );
     await page.screenshot({ path: test.info().outputPath("registrations-tls-fr.png"), fullPage: true });
