@@ -97,6 +97,13 @@ describe(`GET /metrics (${driver})`, () => {
     expect(valueOf(samples, "orrery_database_queries_total", { driver })).toBeGreaterThan(0);
   });
 
+  it("is in the OpenAPI document, as Prometheus text", async () => {
+    const doc = await api("GET", "/api/docs/json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.paths["/metrics"]?.get).toMatchObject({ tags: ["metrics"] });
+    expect(JSON.stringify(doc.body.paths["/metrics"].get)).toContain("text/plain");
+  });
+
   it("refuses anyone but an administrator with problem+json: 401 without or with an unknown token, 403 for the other roles", async () => {
     const without = await t.app.inject({ method: "GET", url: "/metrics" });
     expect(without.statusCode).toBe(401);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { bearerSession } from "../auth/guard.ts";
 import type { Sessions } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
@@ -31,7 +32,12 @@ export function registerMetricsRoutes(
       schema: {
         tags: ["metrics"],
         summary: "Metrics in Prometheus' text format (administrators; or METRICS_PORT without credentials)",
-        produces: [registry.contentType],
+        response: {
+          200: {
+            description: "The metrics, one sample a line",
+            content: { [registry.contentType]: { schema: z.string() } },
+          },
+        },
       },
       onRequest: async (request) => {
         const session = await bearerSession(request, sessions);
