@@ -101,7 +101,7 @@ function outcomeOfError(err: unknown): CallOutcome {
  * of a POST, goes on as a GET without body, as fetch does); one to another origin throws
  * CrossOriginRedirect before anything is sent there. `redirect: "error"` follows none (RedirectRefused),
  * `redirect: "manual"` answers the redirect itself. Its outcome and duration are counted under
-`peer` (GET /metrics).
+ * `peer` (GET /metrics).
  * Whatever the outcome, the call leaves no socket open: it has a connection pool of its own, closed
  * when the call is over, because on a timeout undici closes the request's socket and then opens
  * another one for the aborted request that nothing uses or closes (nodejs/undici#5845): a peer that
