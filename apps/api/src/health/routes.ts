@@ -18,6 +18,7 @@ import {
   claimGrantCheck,
   forgetRemoved,
   healthById,
+  healthCounts,
   saveHealth,
   type StoredHealth,
 } from "./store.ts";
@@ -64,6 +65,12 @@ async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown
   await Promise.all(Array.from({ length: Math.min(parallelChecks, items.length) }, worker));
 }
 
+/** The components' states for GET /metrics: the kinds checked, and how many of each are in each state. */
+export interface HealthStates {
+  kinds: readonly string[];
+  counts(): ReturnType<typeof healthCounts>;
+}
+
 /**
  * Health of the registered components (issue 28): "Check connection" on one (POST
  * /api/health/{kind}/{id}), the Status page's list of every one with its last result (GET
@@ -76,7 +83,7 @@ export function registerHealthRoutes(
   records: Records,
   db: Database,
   config: Config,
-): void {
+): HealthStates {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { intervalSeconds, timeoutSeconds } = config.health;
   const timeoutMs = timeoutSeconds * 1000;
@@ -198,6 +205,7 @@ export function registerHealthRoutes(
   );
 
   if (intervalSeconds > 0) runInBackground(app, db, { kinds: kindNames, check, intervalSeconds });
+  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
 }
 
 /**
