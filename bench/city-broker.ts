@@ -22,10 +22,10 @@ import { growth, growthLine, type Growth } from "./lib/growth.ts";
 import { Sample, type Figures } from "./lib/measure.ts";
 import { cellsOf, lat, loadAverage, met, packageVersion, table, writeResults } from "./lib/report.ts";
 import { runBench, stopping } from "./lib/run.ts";
-import { sized } from "./lib/smoke.ts";
+import { sized, smoke } from "./lib/smoke.ts";
 import { entity, startBroker } from "./lib/sensors.ts";
 
-const STEPS = (process.env.BENCH_STEPS ?? sized("10000,100000,1000000", "100,300"))
+const STEPS = (process.env.BENCH_STEPS ?? (smoke ? "100,300" : "10000,100000,1000000"))
   .split(",")
   .map(Number)
   .filter((n) => n > 0)
