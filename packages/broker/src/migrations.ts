@@ -19,7 +19,8 @@
  *   itself was deleted. observed_at is the instance's observedAt, else its modifiedAt. The
  *   migration starts the history of existing entities with their current instances.
  * - broker_tenants.writes (0004): how many entity writes of the tenant have committed, increased
- *   after each one by the process that made it; counts are remembered until it changes (storage.ts).
+ *   in each write's transaction; counts are remembered with it, and carried forward by the writes
+ *   of the process that remembers them (counts.ts).
  *   The default tenant gets its row here (the store never inserts it: it always exists).
  *
  * - broker_csource_registrations and broker_csource_subscriptions (0006): context source

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Geometry } from "geojson";
 import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
+import type { EntityMatcher } from "./counts.ts";
 import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
 import type { StoredEntity } from "./model.ts";
@@ -29,7 +30,7 @@ import { translate } from "./query-sql.ts";
 import { renderEntity, renderOptions } from "./representation.ts";
 import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
 import { toPgArray } from "./storage.ts";
-import { parseTypeQuery, typeCondition, type TypeNode } from "./type-query.ts";
+import { parseTypeQuery, typeCondition, typeMatches, type TypeNode } from "./type-query.ts";
 
 /** Query Entities (5.7.2) by GET /entities and by POST /entityOperations/query (6.23). */
 
@@ -60,6 +61,20 @@ function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undef
   return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : undefined;
 }
 
+/**
+ * The selectors in JS, exactly as selectorCondition decides in SQL; undefined when one has an
+ * idPattern (PostgreSQL's regular expressions are not JS's in every corner).
+ */
+function selectorMatcher(selectors: EntitySelector[], ctx: CompiledContext): EntityMatcher | undefined {
+  if (selectors.some((s) => s.idPattern !== undefined)) return undefined;
+  const expand = (t: string) => ctx.expand(t);
+  return (e) =>
+    selectors.length === 0 ||
+    selectors.some(
+      (s) => (!s.types || typeMatches(s.types, expand, e.types)) && (!s.ids || s.ids.includes(e.id)),
+    );
+}
+
 /** Runs a query: in SQL alone when it can, else SQL as a prefilter and the rest in JS. */
 export async function runQuery(
   broker: Broker,
@@ -73,9 +88,15 @@ export async function runQuery(
     .map((s) => selectorCondition(s, ctx))
     .filter((s): s is SQL => s !== undefined);
   if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
-  if (query.attrs?.length)
-    where.push(sql`attrs ?| ${toPgArray(query.attrs.map((a) => ctx.expand(a)))}::text[]`);
+  const shown = query.attrs?.length ? query.attrs.map((a) => ctx.expand(a)) : undefined;
+  if (shown) where.push(sql`attrs ?| ${toPgArray(shown)}::text[]`);
   let jsFilter: ((e: StoredEntity) => boolean) | undefined;
+  // The whole condition in JS, when SQL alone answers it: counts follow writes with it (counts.ts).
+  let matches = query.geo ? undefined : selectorMatcher(query.selectors, ctx);
+  if (matches && shown) {
+    const selected = matches;
+    matches = (e) => selected(e) && shown.some((a) => Object.hasOwn(e.attrs, a));
+  }
   if (query.q) {
     const resolved: Resolved = new Map(
       pathsOf(query.q).map((p) => [p, resolvePath(p, (t) => ctx.expand(t))]),
@@ -84,6 +105,10 @@ export async function runQuery(
     if (translation.where) where.push(translation.where);
     const q = query.q;
     if (!translation.exact) jsFilter = (e) => evaluate(q, e.attrs, resolved);
+    else if (matches) {
+      const selected = matches;
+      matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
+    }
   }
   if (query.geo) {
     const geo = query.geo;
@@ -105,7 +130,7 @@ export async function runQuery(
   // The count and the page run side by side (two connections on PostgreSQL): the answer waits for
   // the slower one, usually the count. One row more than the page tells whether a next page exists.
   const [total, rows] = await Promise.all([
-    page.count ? broker.store.count(ngsi.tenant, where) : undefined,
+    page.count ? broker.store.count(ngsi.tenant, where, matches) : undefined,
     page.limit === 0
       ? []
       : broker.store.select(ngsi.tenant, { where, limit: page.limit + 1, offset: page.offset }),
