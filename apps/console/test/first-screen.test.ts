@@ -38,9 +38,11 @@ describe("first screen", () => {
     const gzippedKB = files.reduce((sum, chunk) => sum + gzipSync(chunk.code).length, 0) / 1024;
     expect(gzippedKB).toBeLessThan(170);
     const modules = files.flatMap((chunk) => chunk.moduleIds);
-    // Texts: the base's English only, no screen's (src/i18n/areas.ts), no other language's.
+    // Texts: the base's English only, no screen's (src/i18n/areas.ts), no other language's. No
+    // react-bootstrap either (issue 38): the first screen writes Bootstrap's markup itself
+    // (app/bootstrapMarkup.tsx) and a dialog's modal loads when one opens (errors/Dialogs.tsx).
     const screenCode =
-      /react-hook-form|\/zod\/|@xyflow|@dagrejs|leaflet|uplot|papaparse|\/i18n\/\w+\.json|texts:(?!en\/base$)/;
+      /react-hook-form|\/zod\/|@xyflow|@dagrejs|leaflet|uplot|papaparse|react-bootstrap|@restart\/ui|\/i18n\/\w+\.json|texts:(?!en\/base$)/;
     expect(modules.filter((id) => screenCode.test(id))).toEqual([]);
   }, 120_000);
 });
