@@ -91,9 +91,17 @@ export const slug = (text: string) =>
 const series = (g: Growth, bench: string) =>
   `${g.name}${g.storage ? ` (${g.storage})` : ""}${bench ? ` [${bench}]` : ""}`;
 
+/** The powers of ten around some values: a log axis ticked at decades only stays readable. */
+export function decades(values: number[]): number[] {
+  const low = Math.floor(Math.log10(Math.min(...values)));
+  const high = Math.max(Math.ceil(Math.log10(Math.max(...values))), low + 1);
+  return Array.from({ length: high - low + 1 }, (_, i) => Number((10 ** (low + i)).toPrecision(1)));
+}
+
 /** One log-log chart per area, size unit and cost unit. */
 export function growthCharts(results: ResultsFile[]): Chart[] {
-  const groups = new Map<string, { area: string; sizeUnit: string; unit: string; rows: object[] }>();
+  type Row = { series: string; size: number; cost: number };
+  const groups = new Map<string, { area: string; sizeUnit: string; unit: string; rows: Row[] }>();
   for (const { bench, data } of results) {
     for (const g of growthsOf(data)) {
       const area = areaOf(bench);
@@ -110,6 +118,8 @@ export function growthCharts(results: ResultsFile[]): Chart[] {
     .sort((a, b) => (a.area + a.sizeUnit + a.unit).localeCompare(b.area + b.sizeUnit + b.unit))
     .map(({ area, sizeUnit, unit, rows }) => {
       const title = `${areaTitle(area)}: cost (${unit}) against ${sizeUnit}`;
+      const xs = decades(rows.map((r) => r.size));
+      const ys = decades(rows.map((r) => r.cost));
       return {
         file: `growth-${slug(area)}-${slug(sizeUnit)}-${slug(unit)}.svg`,
         title,
@@ -124,10 +134,17 @@ export function growthCharts(results: ResultsFile[]): Chart[] {
             x: {
               field: "size",
               type: "quantitative",
-              scale: { type: "log" },
+              scale: { type: "log", domain: [xs[0], xs.at(-1)] },
+              axis: { values: xs, format: "," },
               title: `${sizeUnit} (log scale)`,
             },
-            y: { field: "cost", type: "quantitative", scale: { type: "log" }, title: `${unit} (log scale)` },
+            y: {
+              field: "cost",
+              type: "quantitative",
+              scale: { type: "log", domain: [ys[0], ys.at(-1)] },
+              axis: { values: ys, format: "," },
+              title: `${unit} (log scale)`,
+            },
             color: {
               field: "series",
               type: "nominal",
