@@ -144,6 +144,8 @@ export const adminToken = (sessions: Sessions, config: Config) => roleToken(sess
 export async function startApiProcess(place: {
   dataDir: string;
   databaseUrl?: string;
+  /** More settings, over the benches' own (HEALTH_CHECK_INTERVAL_SECONDS to turn the checks on). */
+  env?: Record<string, string>;
 }): Promise<RunningApi & { token: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -161,6 +163,7 @@ export async function startApiProcess(place: {
       LOG_LEVEL: "warn",
       ...withoutBackgroundChecks,
       AUTH_PROVIDER: "dev",
+      ...place.env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
