@@ -7,8 +7,8 @@
  * every request after 100 to 300 ms, half at a closed port. Each workspace has its own service.
  *
  * At each step (100 workspaces and 1,000 components, then 1,000 and 10,000):
- * 1. without background checks: CLIENTS clients ask for the context brokers list for SECONDS
- *    (keep-alive connections): its p95;
+ * 1. without background checks, in a process started afresh after filling: CLIENTS clients ask
+ *    for the context brokers list for SECONDS (keep-alive connections), after a warm-up: its p95;
  * 2. the API restarted on the same database with background checks every 10 s (timeout 2 s), so
  *    that they run the whole time against every component: the same load, its p95, and how many
  *    checks reached the slow peer meanwhile; the p95 under checks should stay within 20%;
@@ -52,6 +52,8 @@ const STEPS = [
 const RUNS = Number(process.env.BENCH_RUNS ?? sized(5, 1));
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? sized(8, 2));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? sized(10, 1));
+/** Load before each measured one, not counted: a process's first answers are slower. */
+const WARM_UP_SECONDS = sized(3, 0.5);
 const DRIVERS = (process.env.BENCH_DRIVERS ?? "pglite")
   .split(",")
   .filter((d): d is DriverName => d === "pglite" || d === "postgresql");
@@ -205,11 +207,11 @@ async function fill(
 }
 
 /** CLIENTS callers asking for the context brokers list one after the other for SECONDS. */
-async function hammer(api: RunningApi & { token: string }): Promise<Figures> {
+async function hammer(api: RunningApi & { token: string }, seconds = SECONDS): Promise<Figures> {
   const pool = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   const headers = { authorization: `Bearer ${api.token}`, accept: "application/json" };
   const sample = new Sample();
-  const until = performance.now() + SECONDS * 1000;
+  const until = performance.now() + seconds * 1000;
   let failure: string | undefined;
   const client = async () => {
     while (performance.now() < until && !failure && !stopping()) {
@@ -304,13 +306,21 @@ async function measureStep(
   peer: { port: number; requests: () => number },
   closedPort: number,
 ) {
-  const quiet = await startApiProcess(place);
-  let withoutChecks: Figures;
+  const filler = await startApiProcess(place);
   try {
     console.error(`  filling to ${step.workspaces} workspaces, ${step.components} components...`);
     const fillStart = performance.now();
-    await fill(quiet, filled, step, { slow: peer.port, closed: closedPort });
+    await fill(filler, filled, step, { slow: peer.port, closed: closedPort });
     console.error(`  filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
+  } finally {
+    await filler.close();
+  }
+  // Both loads in a process started afresh on the same database, each after the same warm-up:
+  // a cold process's first answers (code, database pages) are not the checks' doing.
+  const quiet = await startApiProcess(place);
+  let withoutChecks: Figures;
+  try {
+    await hammer(quiet, WARM_UP_SECONDS);
     console.error(`  ${CLIENTS} clients on the brokers list for ${SECONDS} s, no checks...`);
     withoutChecks = await hammer(quiet);
   } finally {
@@ -319,6 +329,7 @@ async function measureStep(
   const checked = await startApiProcess({ ...place, env: CHECKS });
   try {
     await checksRunning(peer.requests);
+    await hammer(checked, WARM_UP_SECONDS);
     console.error(`  the same under background checks...`);
     const before = peer.requests();
     const withChecks = await hammer(checked);
