@@ -69,4 +69,24 @@ describe("the background checks' request gate", () => {
     expect(waited).toBeGreaterThanOrEqual(290);
     expect(waited).toBeLessThan(10_000);
   });
+
+  it("lets one check through at a time while requests never stop, so that checks cannot crowd the users out", async () => {
+    const gate = new RequestGate();
+    const { hold } = await server(gate);
+    await hold();
+    const start = performance.now();
+    const passed: number[] = [];
+    await Promise.all(
+      [0, 1, 2].map(() => gate.quiet(200).then(() => passed.push(performance.now() - start))),
+    );
+    expect(passed[0]).toBeGreaterThanOrEqual(190);
+    expect(passed[2]).toBeGreaterThanOrEqual(590);
+  });
+
+  it("lets every check through at once when the server is quiet", async () => {
+    const gate = new RequestGate();
+    await server(gate);
+    const waited = await elapsed(Promise.all([0, 1, 2, 3].map(() => gate.quiet(20_000))).then(() => {}));
+    expect(waited).toBeLessThan(5_000);
+  });
 });
