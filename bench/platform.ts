@@ -7,8 +7,8 @@
  * every request after 100 to 300 ms, half at a closed port. Each workspace has its own service.
  *
  * At each step (100 workspaces and 1,000 components, then 1,000 and 10,000):
- * 1. without background checks, in a process started afresh after filling: CLIENTS clients ask
- *    for the context brokers list for SECONDS (keep-alive connections), after a warm-up: its p95;
+ * 1. without background checks: CLIENTS clients ask for the context brokers list for SECONDS
+ *    (keep-alive connections), after a warm-up: its p95;
  * 2. the API restarted on the same database with background checks every 10 s (timeout 2 s), so
  *    that they run the whole time against every component: the same load, its p95, and how many
  *    checks reached the slow peer meanwhile; the p95 under checks should stay within 20%;
@@ -306,20 +306,15 @@ async function measureStep(
   peer: { port: number; requests: () => number },
   closedPort: number,
 ) {
-  const filler = await startApiProcess(place);
-  try {
-    console.error(`  filling to ${step.workspaces} workspaces, ${step.components} components...`);
-    const fillStart = performance.now();
-    await fill(filler, filled, step, { slow: peer.port, closed: closedPort });
-    console.error(`  filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-  } finally {
-    await filler.close();
-  }
-  // Both loads in a process started afresh on the same database, each after the same warm-up:
-  // a cold process's first answers (code, database pages) are not the checks' doing.
+  // Each load after the same warm-up: the process under checks is started afresh, and a cold
+  // process's first answers (code, database pages) are not the checks' doing.
   const quiet = await startApiProcess(place);
   let withoutChecks: Figures;
   try {
+    console.error(`  filling to ${step.workspaces} workspaces, ${step.components} components...`);
+    const fillStart = performance.now();
+    await fill(quiet, filled, step, { slow: peer.port, closed: closedPort });
+    console.error(`  filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
     await hammer(quiet, WARM_UP_SECONDS);
     console.error(`  ${CLIENTS} clients on the brokers list for ${SECONDS} s, no checks...`);
     withoutChecks = await hammer(quiet);
