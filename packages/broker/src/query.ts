@@ -5,6 +5,7 @@ import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
 import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
+import { geoCandidates } from "./geo-sql.ts";
 import type { StoredEntity } from "./model.ts";
 import {
   boolParam,
@@ -89,6 +90,9 @@ export async function runQuery(
     const geo = query.geo;
     const iri = ctx.expand(geo.geoproperty);
     where.push(sql`attrs ? ${iri}`);
+    // The spatial index selects the candidates; geoMatches decides on those only.
+    const candidates = geoCandidates(geo);
+    if (candidates) where.push(candidates);
     const previous = jsFilter;
     const geoFilter = (e: StoredEntity) =>
       (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
