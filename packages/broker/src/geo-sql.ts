@@ -89,8 +89,7 @@ export function candidateBoxes(query: GeoQuery): Box[] | undefined {
   return [boundingBox(query.geometry)];
 }
 
-const boxLiteral = (b: Box) =>
-  `(${b.x1 - slack},${b.y1 - slack}),(${b.x2 + slack},${b.y2 + slack})`;
+const boxLiteral = (b: Box) => `(${b.x1 - slack},${b.y1 - slack}),(${b.x2 + slack},${b.y2 + slack})`;
 
 /** The index condition of a geo-query, or undefined when it selects nothing out (disjoint, minDistance). */
 export function geoCandidates(query: GeoQuery): SQL | undefined {
