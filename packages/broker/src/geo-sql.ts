@@ -98,3 +98,47 @@ export function geoCandidates(query: GeoQuery): SQL | undefined {
   const conditions = boxes.map((b) => sql`broker_geo_box(attrs) && ${boxLiteral(b)}::box`);
   return conditions.length === 1 ? conditions[0] : sql`(${sql.join(conditions, sql` OR `)})`;
 }
+
+/**
+ * The exact relation in PostGIS (spatial.ts), as NGSI-LD 4.10 defines it after the OGC Simple
+ * Features predicates: near measures along the sphere (turf's, so the same distances), the other
+ * relations compare planar geometries (as turf does). True when some GeoProperty instance of the
+ * attribute `iri` relates to the query's geometry.
+ */
+export function geoExact(query: GeoQuery, iri: string): SQL {
+  const reference = sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(query.geometry)}::text), 4326)`;
+  const g = sql`x.g`;
+  const rel = query.relation;
+  let test: SQL;
+  switch (rel.kind) {
+    case "near": {
+      const distance = sql`ST_Distance(${g}::geography, ${reference}::geography, false)`;
+      const bounds: SQL[] = [];
+      if (rel.maxDistance !== undefined) bounds.push(sql`${distance} <= ${rel.maxDistance}::float8`);
+      if (rel.minDistance !== undefined) bounds.push(sql`${distance} >= ${rel.minDistance}::float8`);
+      test = sql.join(bounds, sql` AND `);
+      break;
+    }
+    case "within":
+      test = sql`ST_Within(${g}, ${reference})`;
+      break;
+    case "contains":
+      test = sql`ST_Contains(${g}, ${reference})`;
+      break;
+    case "intersects":
+      test = sql`ST_Intersects(${g}, ${reference})`;
+      break;
+    case "disjoint":
+      test = sql`ST_Disjoint(${g}, ${reference})`;
+      break;
+    case "equals":
+      test = sql`(GeometryType(${g}) = GeometryType(${reference}) AND ST_Equals(${g}, ${reference}))`;
+      break;
+    case "overlaps":
+      test = sql`ST_Overlaps(${g}, ${reference})`;
+      break;
+  }
+  return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(attrs->${iri}) AS i
+    CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON((i->'value')::text), 4326) AS g) AS x
+    WHERE i->>'type' = 'GeoProperty' AND ${test})`;
+}

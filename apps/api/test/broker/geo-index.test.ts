@@ -81,6 +81,19 @@ const hostile: Record<string, Geometry> = {
     coordinates: [square(10, 10, 1), square(-10, -10, 1)],
   },
   altitude: { type: "Point", coordinates: [13.4, 52.5, 120] },
+  // A ring that crosses itself: GEOS may refuse it, the broker must still answer.
+  bowTie: {
+    type: "Polygon",
+    coordinates: [
+      [
+        [13.3, 52.4],
+        [13.5, 52.6],
+        [13.5, 52.4],
+        [13.3, 52.6],
+        [13.3, 52.4],
+      ],
+    ],
+  },
 };
 
 const entities: Array<Record<string, unknown>> = [];
@@ -234,6 +247,17 @@ describe("geo-queries on the spatial index (issue 38)", () => {
       expect(r.status, `${georel} ${geometry} ${coordinates}: ${r.raw}`).toBe(400);
       expect(r.body.type).toBe(ERR("BadRequestData"));
     }
+  });
+});
+
+describe("what decides", () => {
+  it("the broker's version says whether PostGIS answers geo-queries (CI installs it beside PostgreSQL)", async () => {
+    const r = await t.app.inject({ method: "GET", url: "/ngsi-ld/ex/v1/version" });
+    expect(r.statusCode, r.body).toBe(200);
+    const { spatial } = r.json()["orrery-broker"];
+    if (t.storage.driver === "pglite")
+      expect(spatial).toEqual({ postgis: false, detail: "PGlite has no PostGIS" });
+    else expect(spatial).toEqual({ postgis: true, detail: expect.stringMatching(/^PostGIS \d/) });
   });
 });
 
