@@ -103,7 +103,9 @@ export function geoCandidates(query: GeoQuery): SQL | undefined {
  * The exact relation in PostGIS (spatial.ts), as NGSI-LD 4.10 defines it after the OGC Simple
  * Features predicates: near measures along the sphere (turf's, so the same distances), the other
  * relations compare planar geometries (as turf does). True when some GeoProperty instance of the
- * attribute `iri` relates to the query's geometry.
+ * attribute `iri` relates to the query's geometry. A stored polygon whose ring crosses itself (the
+ * broker accepts it, as GeoJSON does) is taken as ST_MakeValid makes it, the pieces its ring
+ * encloses, which is also how turf's planar tests read it; a valid polygon comes out unchanged.
  */
 export function geoExact(query: GeoQuery, iri: string): SQL {
   const reference = sql`ST_SetSRID(ST_GeomFromGeoJSON(${JSON.stringify(query.geometry)}::text), 4326)`;
@@ -139,6 +141,8 @@ export function geoExact(query: GeoQuery, iri: string): SQL {
       break;
   }
   return sql`EXISTS (SELECT 1 FROM jsonb_array_elements(attrs->${iri}) AS i
-    CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON((i->'value')::text), 4326) AS g) AS x
+    CROSS JOIN LATERAL (SELECT ST_SetSRID(ST_GeomFromGeoJSON((i->'value')::text), 4326) AS raw) AS r
+    CROSS JOIN LATERAL (SELECT CASE WHEN GeometryType(r.raw) IN ('POLYGON', 'MULTIPOLYGON')
+      THEN ST_MakeValid(r.raw) ELSE r.raw END AS g) AS x
     WHERE i->>'type' = 'GeoProperty' AND ${test})`;
 }
