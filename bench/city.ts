@@ -314,6 +314,8 @@ async function runDriver(name: DriverName): Promise<DriverResult> {
       };
       steps.push(figures);
       log(`[${name}] ${JSON.stringify(figures)}`);
+      result.steps = steps;
+      saveSoFar(result);
     }
     result.steps = steps;
     const at = (f: (s: StepFigures) => number) => steps.map((s) => ({ size: s.entities, cost: f(s) }));
@@ -363,12 +365,32 @@ async function runDriver(name: DriverName): Promise<DriverResult> {
   });
 }
 
+const finished: DriverResult[] = [];
+
+/** Writes the figures so far after every step: a 1M run cut short by its time limit keeps its 10k and 100k. */
+function saveSoFar(current?: DriverResult): void {
+  const results = current ? [...finished, current] : finished;
+  writeResults("city", LOAD_BEFORE, {
+    versions: {
+      "@electric-sql/pglite": packageVersion("@electric-sql/pglite"),
+      "playwright-core": packageVersion("playwright-core"),
+    },
+    settings: { steps: STEPS, batch: BATCH, importRows: IMPORT_ROWS, runs: RUNS, browser: WITH_BROWSER },
+    goals: GOALS,
+    ...(current
+      ? { partial: `${current.driver} up to ${current.steps?.at(-1)?.entities ?? 0} entities` }
+      : {}),
+    results,
+    growth: results.flatMap((r) => r.growth ?? []),
+  });
+}
+
 async function main(): Promise<number> {
   if (WITH_BROWSER && !process.env.BENCH_SKIP_BUILD) {
     log("building the console...");
     execSync("npm run build -w @orrery/console", { cwd: root, stdio: "ignore" });
   }
-  const results: DriverResult[] = [];
+  const results = finished;
   for (const name of DRIVERS) results.push(await runDriver(name));
   for (const r of results) {
     if (r.error) {
@@ -399,16 +421,7 @@ async function main(): Promise<number> {
     console.log(`  fill through the batch API: ${last.fillS} s`);
     for (const g of r.growth ?? []) console.log(`  ${growthLine(g)}`);
   }
-  writeResults("city", LOAD_BEFORE, {
-    versions: {
-      "@electric-sql/pglite": packageVersion("@electric-sql/pglite"),
-      "playwright-core": packageVersion("playwright-core"),
-    },
-    settings: { steps: STEPS, batch: BATCH, importRows: IMPORT_ROWS, runs: RUNS, browser: WITH_BROWSER },
-    goals: GOALS,
-    results,
-    growth: results.flatMap((r) => r.growth ?? []),
-  });
+  saveSoFar();
   return results.some((r) => r.error) ? 1 : 0;
 }
 
