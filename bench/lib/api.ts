@@ -144,9 +144,13 @@ export const adminToken = (sessions: Sessions, config: Config) => roleToken(sess
 export async function startApiProcess(place: {
   dataDir: string;
   databaseUrl?: string;
+<<<<<<< HEAD
   /** More settings, over the benches' own (HEALTH_CHECK_INTERVAL_SECONDS to turn the checks on). */
   env?: Record<string, string>;
 }): Promise<RunningApi & { token: string }> {
+=======
+}): Promise<RunningApi & { token: string; pid: number }> {
+>>>>>>> h-geo
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the API process there when it exits.
@@ -192,7 +196,7 @@ export async function startApiProcess(place: {
     body: JSON.stringify({ username: "admin", password: "admin" }),
   });
   const { token } = (await login.json()) as { token: string };
-  return { ...caller(base, token, close), token };
+  return { ...caller(base, token, close), token, pid: child.pid! };
 }
 
 /** A port free on 127.0.0.1 right now, for a server about to listen. */

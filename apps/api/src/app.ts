@@ -209,7 +209,7 @@ export async function buildApp(
     db,
     notifications: { local: live.localDelivery },
   });
-  await app.register(brokerVersion);
+  await app.register(brokerVersion, { db });
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
   return { app, routes, brokerRoutes, records, sessions, brokerClientKeys, metrics };
 }

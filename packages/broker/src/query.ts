@@ -6,6 +6,7 @@ import type { CompiledContext } from "./contexts.ts";
 import type { EntityMatcher } from "./counts.ts";
 import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
+import { geoCandidates, geoExact } from "./geo-sql.ts";
 import type { StoredEntity } from "./model.ts";
 import {
   boolParam,
@@ -110,15 +111,41 @@ export async function runQuery(
       matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
     }
   }
-  if (query.geo) {
-    const geo = query.geo;
-    const iri = ctx.expand(geo.geoproperty);
-    where.push(sql`attrs ? ${iri}`);
-    const previous = jsFilter;
-    const geoFilter = (e: StoredEntity) =>
-      (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
-    jsFilter = previous ? (e) => previous(e) && geoFilter(e) : geoFilter;
+  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page);
+  const geo = query.geo;
+  const iri = ctx.expand(geo.geoproperty);
+  where.push(sql`attrs ? ${iri}`);
+  // The spatial index selects the candidates; PostGIS or turf (geoMatches) decides on those only.
+  const candidates = geoCandidates(geo);
+  if (candidates) where.push(candidates);
+  if ((await broker.spatial()).postgis) {
+    try {
+      return await selectPage(broker, ngsi, [...where, geoExact(geo, iri)], jsFilter, page);
+    } catch (error) {
+      // GEOS refuses some invalid geometries a client stored (a self-crossing ring): turf decides then.
+      if (!isGeometryError(error)) throw error;
+    }
   }
+  const previous = jsFilter;
+  const geoFilter = (e: StoredEntity) =>
+    (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
+  return selectPage(broker, ngsi, where, previous ? (e) => previous(e) && geoFilter(e) : geoFilter, page);
+}
+
+/** PostGIS failing on a stored geometry (GEOS TopologyException, a parse error): SQLSTATE XX000 or 22023. */
+const isGeometryError = (error: unknown) => {
+  const e = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+  return e.code === "XX000" || e.code === "22023";
+};
+
+/** The page (and count) of a selection: in SQL alone, or all of it through the JS filter. */
+async function selectPage(
+  broker: Broker,
+  ngsi: NgsiRequest,
+  where: SQL[],
+  jsFilter: ((e: StoredEntity) => boolean) | undefined,
+  page: Page,
+): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   if (jsFilter) {
     const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
     return {
