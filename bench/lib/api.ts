@@ -144,13 +144,9 @@ export const adminToken = (sessions: Sessions, config: Config) => roleToken(sess
 export async function startApiProcess(place: {
   dataDir: string;
   databaseUrl?: string;
-<<<<<<< HEAD
   /** More settings, over the benches' own (HEALTH_CHECK_INTERVAL_SECONDS to turn the checks on). */
   env?: Record<string, string>;
-}): Promise<RunningApi & { token: string }> {
-=======
 }): Promise<RunningApi & { token: string; pid: number }> {
->>>>>>> h-geo
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the API process there when it exits.
