@@ -111,7 +111,7 @@ export async function runQuery(
       matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
     }
   }
-  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page);
+  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page, matches);
   const geo = query.geo;
   const iri = ctx.expand(geo.geoproperty);
   where.push(sql`attrs ? ${iri}`);
@@ -145,6 +145,8 @@ async function selectPage(
   where: SQL[],
   jsFilter: ((e: StoredEntity) => boolean) | undefined,
   page: Page,
+  /** The whole condition in JS, when SQL alone answers it: a remembered count follows writes with it. */
+  matches?: EntityMatcher,
 ): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   if (jsFilter) {
     const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
