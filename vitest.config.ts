@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["packages/*/test/**/*.test.ts"] } },
+      { test: { name: "unit", include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"] } },
       {
         extends: "./apps/console/vite.config.ts",
         test: {

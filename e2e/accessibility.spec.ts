@@ -1,16 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { routePaths } from "../apps/console/src/routes.ts";
-import { startFakePap, type FakePap } from "../test/fakes/odrl-pap.ts";
-import { startFakeCredentialsConfig, type FakeCredentialsConfig } from "../test/fakes/credentials-config.ts";
-import {
-  startFakeTrustedIssuersList,
-  type FakeTrustedIssuersList,
-} from "../test/fakes/trusted-issuers-list.ts";
 import { odrlOf } from "@orrery/model/odrl";
 import { samplePayload } from "../test/samples/platform.ts";
 import fr from "../apps/console/src/i18n/fr.json" with { type: "json" };
-import { bearer, en, signIn } from "./support.ts";
+import { bearer, en, registerFdscComponents, signIn, useFdscFakes } from "./support.ts";
 
 /*
  * Issue 37, "Usable by everyone": every page of the console, with the demo data, has no serious or
@@ -42,9 +36,6 @@ function pageKey(href: string): string | undefined {
   const url = new URL(href, "http://console");
   const route = routeOf(url.pathname);
   if (!route || route === "callbacks.authentication") return undefined;
-  // The console's live view subscribes while a workspace is open and unsubscribes when it closes:
-  // such a subscription is gone by the time its link is followed (a subscription is registered below).
-  if (route === "subscriptions.show" && url.pathname.includes("orrery-live-")) return undefined;
   if (route !== "workspace") return route;
   const tab = url.searchParams.get("activeTab") ?? "entities";
   const chosen = ["typeId", "entityId"].filter((name) => url.searchParams.has(name));
@@ -150,17 +141,7 @@ async function crawl(page: Page, start: string[]) {
 
 // The demo has no FDSC component nor broker client: some are registered for the crawl (against
 // fakes answering as the real services do), and deleted after it.
-let pap: FakePap;
-let ccs: FakeCredentialsConfig;
-let til: FakeTrustedIssuersList;
-test.beforeAll(async () => {
-  [pap, ccs, til] = await Promise.all([
-    startFakePap({ validation: true }),
-    startFakeCredentialsConfig({ variant: "verifier" }),
-    startFakeTrustedIssuersList(),
-  ]);
-});
-test.afterAll(() => Promise.all([pap?.close(), ccs?.close(), til?.close()]));
+const fakes = useFdscFakes();
 
 interface Registered {
   /** Pages the demo's links do not lead to: the FDSC workspace's policies, a service's configuration. */
@@ -177,7 +158,6 @@ interface Registered {
  */
 async function registered(page: Page, language: string): Promise<Registered> {
   const headers = await bearer(page);
-  const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
   const tag = `a11y ${language} ${Date.now().toString(36)}`;
   const made: string[] = [];
   const unregister = async () => {
@@ -200,26 +180,11 @@ async function registered(page: Page, language: string): Promise<Registered> {
   };
   const none = () => "";
   try {
-    const papId = await post("/policy-administration-points", {
-      name: `PAP ${tag}`,
-      ...at(pap.url),
-      organizationDid: "did:web:provider.example.org",
-      validation: true,
-      implementationName: "odrl-pap",
-      implementationVersion: "1.4.3",
-    });
-    const ccsId = await post("/credentials-config-services", {
-      name: `CCS ${tag}`,
-      ...at(ccs.url),
-      implementationName: "fiware-vc-verifier",
-      implementationVersion: "6.2.0",
-    });
-    const tilId = await post("/trusted-issuers-lists", {
-      name: `TIL ${tag}`,
-      ...at(til.url),
-      implementationName: "fiware-trusted-issuers-list",
-      implementationVersion: "0.8.1",
-    });
+    const { papId, ccsId, tilId } = await registerFdscComponents(
+      (path, data) => post(path, data),
+      fakes,
+      tag,
+    );
     await post("/broker-clients", { name: `Client ${tag}`, tenants: [""], access: "read" });
     await post(
       `/trusted-issuers-lists/${encodeURIComponent(tilId)}/issuers`,

@@ -1,12 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import fr from "../apps/console/src/i18n/fr.json" with { type: "json" };
-import { startFakePap, type FakePap } from "../test/fakes/odrl-pap.ts";
-import { startFakeCredentialsConfig, type FakeCredentialsConfig } from "../test/fakes/credentials-config.ts";
-import {
-  startFakeTrustedIssuersList,
-  type FakeTrustedIssuersList,
-} from "../test/fakes/trusted-issuers-list.ts";
-import { bearer, en, label, signIn } from "./support.ts";
+import { bearer, en, label, registerFdscComponents, signIn, useFdscFakes } from "./support.ts";
 
 /*
  * The FIWARE Data Space Connector mode, in Chromium, against fakes of its ODRL-PAP, credentials
@@ -15,19 +9,7 @@ import { bearer, en, label, signIn } from "./support.ts";
  * built, tried, saved, read and deleted, in English and in French.
  */
 
-let pap: FakePap;
-let ccs: FakeCredentialsConfig;
-let til: FakeTrustedIssuersList;
-test.beforeAll(async () => {
-  [pap, ccs, til] = await Promise.all([
-    startFakePap({ validation: true }),
-    startFakeCredentialsConfig({ variant: "verifier" }),
-    startFakeTrustedIssuersList(),
-  ]);
-});
-test.afterAll(() => Promise.all([pap?.close(), ccs?.close(), til?.close()]));
-
-const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
+const fakes = useFdscFakes();
 const suffix = Date.now().toString(36);
 
 interface Made {
@@ -42,29 +24,10 @@ async function fdscWorkspace(page: Page, name = "Clusters"): Promise<Made> {
   const post = async (path: string, data: object) => {
     const res = await page.request.post(`/api${path}`, { headers, data });
     expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()) as { id: string; name: string };
+    return ((await res.json()) as { id: string }).id;
   };
   const tag = `${name} ${suffix}`;
-  await post("/policy-administration-points", {
-    name: `PAP ${tag}`,
-    ...at(pap.url),
-    organizationDid: "did:web:provider.example.org",
-    validation: true,
-    implementationName: "odrl-pap",
-    implementationVersion: "1.4.3",
-  });
-  await post("/credentials-config-services", {
-    name: `Verifier CCS ${tag}`,
-    ...at(ccs.url),
-    implementationName: "fiware-vc-verifier",
-    implementationVersion: "6.2.0",
-  });
-  const list = await post("/trusted-issuers-lists", {
-    name: `TIL ${tag}`,
-    ...at(til.url),
-    implementationName: "fiware-trusted-issuers-list",
-    implementationVersion: "0.8.1",
-  });
+  const { tilId } = await registerFdscComponents(post, fakes, tag);
 
   await page.goto("/services/create");
   await page.getByLabel(label("name")).fill(`${tag} service`);
@@ -74,7 +37,7 @@ async function fdscWorkspace(page: Page, name = "Clusters"): Promise<Made> {
     .getByLabel(label("authorizationMode"))
     .selectOption({ label: en.options.authorizationMode.fdsc });
   await page.getByLabel(label("hasPolicyAdministrationPoint")).selectOption({ label: `PAP ${tag}` });
-  await page.getByLabel(label("hasCredentialsConfigService")).selectOption({ label: `Verifier CCS ${tag}` });
+  await page.getByLabel(label("hasCredentialsConfigService")).selectOption({ label: `CCS ${tag}` });
   await page.getByLabel(label("hasTrustedIssuersList")).selectOption({ label: `TIL ${tag}` });
   await page.getByLabel(label("clientId")).fill(name.toLowerCase());
   await page.getByRole("button", { name: en.common.create }).click();
@@ -85,7 +48,7 @@ async function fdscWorkspace(page: Page, name = "Clusters"): Promise<Made> {
     dataModelName: `${name.toLowerCase()}-${suffix}`,
     hasService: serviceId,
   });
-  return { workspaceId: workspace.id, serviceId, tilId: list.id };
+  return { workspaceId: workspace, serviceId, tilId };
 }
 
 test("a workspace's ODRL policies: built with the guided builder, tried with the PAP, read as a statement, edited and deleted", async ({
@@ -128,7 +91,7 @@ test("a workspace's ODRL policies: built with the guided builder, tried with the
   await expect(rego).toBeHidden();
   await page.getByText(p.rego).click();
   await expect(rego).toContainText("package policy.");
-  expect(pap.policies.size).toBe(1);
+  expect(fakes.pap.policies.size).toBe(1);
   await page.screenshot({ path: "/tmp/fdsc-policy-show.png", fullPage: true });
 
   // Edited: modify added.
@@ -136,7 +99,7 @@ test("a workspace's ODRL policies: built with the guided builder, tried with the
   await page.getByLabel(`${en.fdsc.action.modify} (odrl:modify)`).check();
   await page.getByRole("button", { name: en.common.save }).click();
   await expect(statement.getByRole("listitem")).toHaveCount(2);
-  expect([...pap.policies.values()][0]!.rego).toContain("is_modify");
+  expect([...fakes.pap.policies.values()][0]!.rego).toContain("is_modify");
 
   // In French.
   await page.getByRole("button", { name: en.app.languages.fr }).click();
@@ -156,7 +119,7 @@ test("a workspace's ODRL policies: built with the guided builder, tried with the
   await page.getByRole("button", { name: fr.common.delete }).click();
   await page.getByRole("button", { name: fr.common.yes }).click();
   await expect(page.getByText(fr.fdsc.policies.none)).toBeVisible();
-  expect(pap.policies.size).toBe(0);
+  expect(fakes.pap.policies.size).toBe(0);
   await page.getByRole("button", { name: fr.app.languages.en }).click();
 });
 
@@ -203,7 +166,7 @@ test("a role's accesses written to the PAP as ODRL policies by its synchronisati
   await page.screenshot({ path: "/tmp/fdsc-role-sync.png", fullPage: true });
   await page.getByRole("dialog").getByRole("button", { name: en.common.close, exact: true }).last().click();
   await expect(page.getByText(en.fields.lastOdrlPolicies)).toBeVisible();
-  const [written] = [...pap.policies.values()].filter((p) => p.uid.includes(":role:OPERATOR:"));
+  const [written] = [...fakes.pap.policies.values()].filter((p) => p.uid.includes(":role:OPERATOR:"));
   expect(written?.rego).toContain('"K8SCluster"');
   expect(written?.rego).toContain("is_modify");
 });
@@ -226,10 +189,10 @@ test("a service's credential configuration and a list's trusted issuers managed 
   await page.getByLabel(c.authorizationType).selectOption("DEEPLINK");
   await page.getByRole("button", { name: en.common.save }).click();
   await expect(page.getByTestId("configuration-absent")).toBeHidden();
-  const kept = ccs.services.get("scopes");
+  const kept = fakes.ccs.services.get("scopes");
   expect(kept?.oidcScopes.operator?.credentials[0]).toMatchObject({
     type: "OperatorCredential",
-    trustedIssuersLists: [til.url],
+    trustedIssuersLists: [fakes.til.url],
     jwtInclusion: { enabled: true, fullInclusion: true },
   });
   expect(kept?.authorizationType).toBe("DEEPLINK");
@@ -246,7 +209,7 @@ test("a service's credential configuration and a list's trusted issuers managed 
   await page.getByLabel(i.allowedValues).fill("OPERATOR\nREADER");
   await page.getByRole("button", { name: en.common.save }).click();
   await expect(page.getByTestId("issuer-credential")).toContainText("roles: OPERATOR, READER");
-  expect(til.issuers.get("did:web:operator.example.org")?.credentials).toEqual([
+  expect(fakes.til.issuers.get("did:web:operator.example.org")?.credentials).toEqual([
     {
       credentialsType: "OperatorCredential",
       claims: [{ name: "roles", allowedValues: ["OPERATOR", "READER"] }],
@@ -263,6 +226,6 @@ test("a service's credential configuration and a list's trusted issuers managed 
   await page.getByRole("button", { name: fr.common.delete }).click();
   await page.getByRole("button", { name: fr.common.yes }).click();
   await expect(page.getByText(fr.fdsc.issuers.none)).toBeVisible();
-  expect(til.issuers.size).toBe(0);
+  expect(fakes.til.issuers.size).toBe(0);
   await page.getByRole("button", { name: fr.app.languages.en }).click();
 });

@@ -1,4 +1,10 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { startFakePap, type FakePap } from "../test/fakes/odrl-pap.ts";
+import { startFakeCredentialsConfig, type FakeCredentialsConfig } from "../test/fakes/credentials-config.ts";
+import {
+  startFakeTrustedIssuersList,
+  type FakeTrustedIssuersList,
+} from "../test/fakes/trusted-issuers-list.ts";
 import en from "../apps/console/src/i18n/en.json" with { type: "json" };
 
 export { en };
@@ -47,3 +53,63 @@ export async function bearer(page: Page) {
 
 /** The workspace id of the workspace view the page is on. */
 export const workspaceIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split("/")[2]!);
+
+/** A peer's address as a registration form takes it: scheme, host and port of the fake's URL. */
+export const at = (url: string) => ({ scheme: "http", host: "127.0.0.1", port: Number(new URL(url).port) });
+
+/** Fakes of the FIWARE Data Space Connector's ODRL-PAP, credentials configuration service and trusted issuers list (notes/fdsc.md). */
+export interface FdscFakes {
+  pap: FakePap;
+  ccs: FakeCredentialsConfig;
+  til: FakeTrustedIssuersList;
+}
+
+/**
+ * Starts the FDSC fakes before the spec's tests and stops them after (one set a spec file); the
+ * fields of the returned object are set once they listen.
+ */
+export function useFdscFakes(): FdscFakes {
+  const fakes = {} as FdscFakes;
+  test.beforeAll(async () => {
+    [fakes.pap, fakes.ccs, fakes.til] = await Promise.all([
+      startFakePap({ validation: true }),
+      startFakeCredentialsConfig({ variant: "verifier" }),
+      startFakeTrustedIssuersList(),
+    ]);
+  });
+  test.afterAll(() => Promise.all([fakes.pap?.close(), fakes.ccs?.close(), fakes.til?.close()]));
+  return fakes;
+}
+
+/**
+ * Registers the fakes as a policy administration point, a credentials configuration service and a
+ * trusted issuers list named "PAP {tag}", "CCS {tag}" and "TIL {tag}", through `post` (which
+ * answers the id of what it created).
+ */
+export async function registerFdscComponents(
+  post: (path: string, data: object) => Promise<string>,
+  { pap, ccs, til }: FdscFakes,
+  tag: string,
+) {
+  const papId = await post("/policy-administration-points", {
+    name: `PAP ${tag}`,
+    ...at(pap.url),
+    organizationDid: "did:web:provider.example.org",
+    validation: true,
+    implementationName: "odrl-pap",
+    implementationVersion: "1.4.3",
+  });
+  const ccsId = await post("/credentials-config-services", {
+    name: `CCS ${tag}`,
+    ...at(ccs.url),
+    implementationName: "fiware-vc-verifier",
+    implementationVersion: "6.2.0",
+  });
+  const tilId = await post("/trusted-issuers-lists", {
+    name: `TIL ${tag}`,
+    ...at(til.url),
+    implementationName: "fiware-trusted-issuers-list",
+    implementationVersion: "0.8.1",
+  });
+  return { papId, ccsId, tilId };
+}

@@ -138,10 +138,14 @@ test("a value a WoT action wrote without observedAt is in the history, at the ti
   expect(Date.parse(time!)).toBeGreaterThanOrEqual(before - 2_000);
   expect(Date.parse(time!)).toBeLessThanOrEqual(Date.now() + 2_000);
   await expect(page.getByTestId("temporal-chart")).toBeVisible();
+  // The chart's legend names its hollow points: the values written without observedAt.
+  const legend = page.getByTestId("temporal-legend");
+  await expect(legend.getByRole("listitem")).toHaveText(["numberOfItems", en.temporal.legendWritten]);
   await page.screenshot({ path: "/tmp/h37-temporal-written.png", fullPage: true });
 
   await page.getByRole("button", { name: en.app.languages.fr }).click();
   await expect(row.getByTestId("temporal-written")).toContainText(fr.temporal.written);
+  await expect(legend.getByRole("listitem").last()).toHaveText(fr.temporal.legendWritten);
   await page.screenshot({ path: "/tmp/h37-temporal-written-fr.png", fullPage: true });
   await page.getByRole("button", { name: fr.app.languages.en }).click();
 });

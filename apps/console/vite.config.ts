@@ -74,6 +74,14 @@ export default defineConfig({
               test: /node_modules\/(react-bootstrap|@restart|dom-helpers|react-transition-group|uncontrollable)\//,
               priority: 2,
             },
+            // What a list page draws (the first screen after the sign-in, bench/console): a chunk
+            // of its own, without react-bootstrap (app/bootstrapMarkup.tsx), rather than in the
+            // shared chunk whose forms' and show pages' modules load react-bootstrap.
+            {
+              name: "lists",
+              test: /\/apps\/console\/src\/(resources\/(ListPage|RecordTable|FieldValue|fieldLabel)|errors\/(ErrorAlert|JsonTree|Blockers)|context-data\/(links|entityModel)|data-services\/direction)\.tsx?$/,
+              priority: 2,
+            },
             {
               name: "common",
               test: /\/apps\/console\/src\/(?!(context-data|workspaces|wot|audit|health|fdsc|brokers|trust|tools|contracts)\/)/,

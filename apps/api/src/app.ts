@@ -41,6 +41,9 @@ import { registerSiop2Routes } from "./trust/siop2-routes.ts";
 import { registerWotRoutes } from "./wot/routes.ts";
 import { registerLiveRoutes } from "./live/routes.ts";
 import { registerHealthRoutes } from "./health/routes.ts";
+import { registerRequestMetrics } from "./metrics/requests.ts";
+import { registerMetricsRoutes, type MetricsEndpoint } from "./metrics/routes.ts";
+import { addSource } from "./metrics/sources.ts";
 import { registerDataAccess } from "./pep/data-access.ts";
 import { BROKER_PREFIX } from "./pep/enforce.ts";
 import { registerDataServiceLinkRoutes } from "./data-services/link-routes.ts";
@@ -66,6 +69,8 @@ export interface App {
   sessions: Sessions;
   /** The broker clients' keys, as the policy enforcement point of /ngsi-ld/v1 finds them (pep/broker-clients.ts). */
   brokerClientKeys: BrokerClientKeys;
+  /** GET /metrics, and its own port when METRICS_PORT is set. */
+  metrics: MetricsEndpoint;
 }
 
 /** Fields whose values must never reach a log line. */
@@ -100,6 +105,7 @@ export async function buildApp(
   // Zod schemas document responses; serialising with JSON.stringify keeps lists of thousands fast.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   registerProblems(app);
+  registerRequestMetrics(app);
   const routes: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {
     // The OpenAPI description and its browsable page are public documentation.
@@ -175,7 +181,7 @@ export async function buildApp(
   registerDataServiceLinkRoutes(app, records);
   registerBrokerClientRoutes(app, records, brokerClientKeys);
   registerUsersRoutes(app, records, config);
-  const live = registerLiveRoutes(app, records, config);
+  const live = registerLiveRoutes(app, records, config, sessions);
   registerWotRoutes(app, records, config, live, { sessions, cipher });
   registerEntityRoutes(app, records, config);
   registerImportExportRoutes(app, records, config);
@@ -185,7 +191,15 @@ export async function buildApp(
   registerAuthorizationRegistryProxies(app, records);
   registerSynchronizeRoutes(app, records);
   registerFdscRoutes(app, records);
-  registerHealthRoutes(app, records, db, config);
+  const health = registerHealthRoutes(app, records, db, config);
+  const removeSource = addSource({
+    health,
+    liveChannels: () => live.channels.size,
+    storage: { driver: storage.driver, ...(storage.pool ? { pool: storage.pool } : {}) },
+    warn: (message, err) => app.log.warn({ err }, message),
+  });
+  app.addHook("onClose", async () => removeSource());
+  const metrics = registerMetricsRoutes(app, sessions, config);
   await registerSiop2Routes(app, records, db, config);
   registerGoogleSheetsProxy(app, config);
   // The embedded NGSI-LD broker, behind its own policy enforcement point (src/pep); it delivers
@@ -195,7 +209,7 @@ export async function buildApp(
     db,
     notifications: { local: live.localDelivery },
   });
-  await app.register(brokerVersion);
+  await app.register(brokerVersion, { db });
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });
-  return { app, routes, brokerRoutes, records, sessions, brokerClientKeys };
+  return { app, routes, brokerRoutes, records, sessions, brokerClientKeys, metrics };
 }

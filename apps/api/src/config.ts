@@ -60,6 +60,11 @@ export interface Config {
   pepDecisionCacheSeconds: number;
   /** What one user may hold of the live channel (LIVE_MAX_STREAMS_PER_USER 50, LIVE_MAX_CHANNELS_PER_USER 25). */
   live: { streamsPerUser: number; channelsPerUser: number };
+  /**
+   * GET /metrics without credentials on a port of its own, for a scraper (METRICS_PORT; unset: none,
+   * then only administrators read /metrics on the main port), bound to METRICS_HOST (127.0.0.1).
+   */
+  metrics: { port?: number; host: string };
 }
 
 /** Paths given relative are taken from where the user ran npm, not from the workspace folder. */
@@ -113,6 +118,17 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isFinite(value) || value < min)
     throw new Error(`${name} must be a number of seconds, at least ${min} (got "${raw}")`);
   return value;
+}
+
+/** METRICS_PORT: a port number (0: any free port, for tests), or unset for no metrics port. */
+function metricsPort(value: string | undefined, mainPort: number): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`METRICS_PORT must be a port number from 0 to 65535 (got "${value}")`);
+  if (port !== 0 && port === mainPort)
+    throw new Error(`METRICS_PORT must differ from PORT (${mainPort}): it serves the metrics alone`);
+  return port;
 }
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -187,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly 
       streamsPerUser: positive("LIVE_MAX_STREAMS_PER_USER", env.LIVE_MAX_STREAMS_PER_USER, 50),
       channelsPerUser: positive("LIVE_MAX_CHANNELS_PER_USER", env.LIVE_MAX_CHANNELS_PER_USER, 25),
     },
+    metrics: { port: metricsPort(env.METRICS_PORT, port), host: env.METRICS_HOST || "127.0.0.1" },
     googleSheets: env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE
       ? {
           keyFile: resolve(baseDir, env.GOOGLE_SERVICE_ACCOUNT_KEY_FILE),

@@ -1,4 +1,6 @@
+import { performance } from "node:perf_hooks";
 import { Agent, fetch as undiciFetch } from "undici";
+import { outcomeOfFailure, outcomeOfStatus, peerCalls, type CallOutcome } from "./metrics/registry.ts";
 
 /** Calls from the API to the peers of a data space (registries, verifiers, issuer lists, identity managers). */
 
@@ -68,12 +70,38 @@ export const unreachableCause = (err: unknown): string =>
     : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name);
 
 /**
+ * The kind of peer a call goes to, the label of its outcome in GET /metrics: a registered kind's
+ * name, or what the call is for. A bounded set: never an address or a name an operator typed.
+ */
+export type PeerKind =
+  | "identity-managers"
+  | "authorization-registries"
+  | "vc-verifiers"
+  | "trusted-issuers-lists"
+  | "policy-administration-points"
+  | "credentials-config-services"
+  | "smart-data-models"
+  | "google-sheets"
+  | "health-check"
+  | "other";
+
+/** The outcome of a call that threw, as GET /metrics counts it. */
+function outcomeOfError(err: unknown): CallOutcome {
+  if (err instanceof CrossOriginRedirect) return "cross_origin_redirect";
+  if (err instanceof RedirectRefused) return "redirect_refused";
+  if (err instanceof TooManyRedirects) return "too_many_redirects";
+  if (err instanceof BodyTooLarge) return "body_too_large";
+  return outcomeOfFailure(err);
+}
+
+/**
  * One request within `timeoutMs`, headers and body: the answer with its body read whole, or what
  * fetch throws (a TimeoutError when the peer is too slow), or BodyTooLarge past `maxBytes`.
  * Redirects are followed within the peer's origin only, at most MAX_REDIRECTS (a 303, or a 301/302
  * of a POST, goes on as a GET without body, as fetch does); one to another origin throws
  * CrossOriginRedirect before anything is sent there. `redirect: "error"` follows none (RedirectRefused),
- * `redirect: "manual"` answers the redirect itself.
+ * `redirect: "manual"` answers the redirect itself. Its outcome and duration are counted under
+ * `peer` (GET /metrics).
  * Whatever the outcome, the call leaves no socket open: it has a connection pool of its own, closed
  * when the call is over, because on a timeout undici closes the request's socket and then opens
  * another one for the aborted request that nothing uses or closes (nodejs/undici#5845): a peer that
@@ -84,6 +112,27 @@ export async function fetchWithin(
   init: RequestInit,
   timeoutMs = PEER_TIMEOUT_MS,
   maxBytes = Infinity,
+  peer: PeerKind = "other",
+): Promise<Response> {
+  const started = performance.now();
+  let outcome: CallOutcome = "unreachable";
+  try {
+    const response = await fetchFollowing(url, init, timeoutMs, maxBytes);
+    outcome = outcomeOfStatus(response.status);
+    return response;
+  } catch (err) {
+    outcome = outcomeOfError(err);
+    throw err;
+  } finally {
+    peerCalls.observe({ peer, outcome }, (performance.now() - started) / 1000);
+  }
+}
+
+async function fetchFollowing(
+  url: string | URL,
+  init: RequestInit,
+  timeoutMs: number,
+  maxBytes: number,
 ): Promise<Response> {
   const dispatcher = new Agent();
   const signal = AbortSignal.timeout(timeoutMs);
@@ -158,10 +207,11 @@ function withoutBodyHeaders(headers: HeadersInit | undefined): Headers {
 export async function callPeer(
   url: string,
   init: RequestInit,
+  peer: PeerKind = "other",
 ): Promise<{ status: number; ok: boolean; body: unknown }> {
   let response: Response;
   try {
-    response = await fetchWithin(url, init);
+    response = await fetchWithin(url, init, PEER_TIMEOUT_MS, Infinity, peer);
   } catch (err) {
     throw new PeerUnreachable(unreachableCause(err));
   }

@@ -168,7 +168,7 @@ describe(`what a delete would meet, asked before it (${driver})`, () => {
     const created = await api("POST", `${path}/types`, { name: "Crate" });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const check = await api("GET", `${path}/types/${created.body.id}/delete-check`);
-    expect(check.body).toEqual({ blockers: [], cascades: [] });
+    expect(check.body).toEqual({ blockers: [], blockersTotal: 0, cascades: [] });
     expect((await api("DELETE", `${path}/types/${created.body.id}`)).status).toBe(204);
     expect((await api("GET", `${path}/types/${created.body.id}/delete-check`)).status).toBe(404);
   });
@@ -192,6 +192,32 @@ describe(`what a delete would meet, asked before it (${driver})`, () => {
     expect((await onlyThis("GET", `${path}/types/${ids.shelf}/delete-check`)).status).toBe(403);
     expect((await api("GET", url.replace("/api/", "/api/x/"))).status).toBe(404);
     expect((await client(t)("GET", url)).status).toBe(401);
+  });
+
+  it("lists the first 50 records a workspace holds and counts them all, as its refused delete does", async () => {
+    const supermarket = (await api("GET", `/api/workspaces/${ids.workspace}`)).body as Named;
+    const made = await api("POST", "/api/workspaces", {
+      name: "Full .*+?(|\\",
+      dataModelName: "full-workspace",
+      hasService: supermarket.hasService,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const full = `/api/workspace/${encodeURIComponent(made.body.id)}`;
+    for (let i = 0; i < 62; i++) {
+      const type = await api("POST", `${full}/types`, { name: `Kind${String(i).padStart(2, "0")}` });
+      expect(type.status, JSON.stringify(type.body)).toBe(201);
+    }
+    const check = await api("GET", `/api/workspaces/${encodeURIComponent(made.body.id)}/delete-check`);
+    expect(check.status).toBe(200);
+    expect(check.body.blockers).toHaveLength(50);
+    expect(check.body.blockersTotal).toBe(62);
+    const refused = await api("DELETE", `/api/workspaces/${encodeURIComponent(made.body.id)}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.referrers).toHaveLength(50);
+    expect(refused.body.referrersTotal).toBe(62);
+    // A record with fewer blockers than the list holds counts exactly those it names.
+    const shelf = await api("GET", `${path}/types/${ids.shelf}/delete-check`);
+    expect(shelf.body.blockersTotal).toBe(shelf.body.blockers.length);
   });
 
   it("answers an unknown or hostile id, or another workspace's record, with a readable 404", async () => {

@@ -3,6 +3,7 @@ import { NgsiLdClient, NgsiLdError } from "@orrery/ngsi-ld";
 import { listen, readBody, sendJson, type Listening } from "../../../test/fakes/http.ts";
 import { samplePayload } from "../../../test/samples/platform.ts";
 import { CrossOriginRedirect, fetchWithin, MAX_REDIRECTS, TooManyRedirects } from "../src/peers.ts";
+import { fdscService } from "./support/consumer-peers.ts";
 import { driver, useTestApp } from "./support/harness.ts";
 
 // A peer that answers 307 (or 308, 302) to another host: the API never sends that host the
@@ -228,42 +229,21 @@ describe(`the API's calls with credentials to a redirecting peer (${driver})`, (
   });
 
   it("a policy administration point's redirect elsewhere is refused with a sentence", async () => {
-    const papRecord = await ok("POST", "/api/policy-administration-points", {
-      ...samplePayload("policy-administration-points", () => ""),
-      name: "Moved PAP",
-      host: "127.0.0.1",
-      port: Number(new URL(peer.url).port),
-      path: "/away/308",
-    });
-    const ccs = await ok(
-      "POST",
-      "/api/credentials-config-services",
-      samplePayload("credentials-config-services", () => ""),
-    );
-    const til = await ok(
-      "POST",
-      "/api/trusted-issuers-lists",
-      samplePayload("trusted-issuers-lists", () => ""),
-    );
     const broker = await ok(
       "POST",
       "/api/context-brokers",
       samplePayload("context-brokers", () => ""),
     );
-    const service = await ok("POST", "/api/services", {
-      name: "FDSC moved",
-      hasContextBroker: broker.id,
-      authorizationRequired: true,
-      authorizationMode: "fdsc",
-      hasPolicyAdministrationPoint: papRecord.id,
-      hasCredentialsConfigService: ccs.id,
-      hasTrustedIssuersList: til.id,
+    const service = await fdscService(ok, {
+      brokerId: broker.id,
+      pap: peer,
+      papFields: { name: "Moved PAP", path: "/away/308" },
       clientId: "data-service",
     });
     const workspace = await ok("POST", "/api/workspaces", {
       name: "FDSC moved",
       dataModelName: "fdsc-moved",
-      hasService: service.id,
+      hasService: service,
     });
     const res = await ctx.api("DELETE", `/api/workspace/${workspace.id}/odrl-policies/abcdefghij`);
     expect(res.status).toBe(502);

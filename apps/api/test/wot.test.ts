@@ -678,4 +678,48 @@ describe(`a WoT consumer of the whole thing description (${driver})`, () => {
       expect(await res.text()).not.toContain("stream_token=");
     }
   });
+  it("ends a stream token with the session that issued it: its open stream closes at sign-out, and it opens no other", async () => {
+    const { t, path } = ctx;
+    const session = await t.tokenFor("operator");
+    const td = await (
+      await fetch(`${ctx.base}/wot-thing-descriptions/${ids.td}`, {
+        headers: { authorization: `Bearer ${session}` },
+      })
+    ).json();
+    const token = new URL(
+      td.properties.floors.forms[1].href.replace("{&entityId}", ""),
+      td.base,
+    ).searchParams.get("stream_token")!;
+    const url = `${ctx.base}${path}/wot-properties/${ids.floors}/changes?stream_token=${encodeURIComponent(
+      token,
+    )}&entityId=${encodeURIComponent(building)}`;
+    const res = await fetch(url, { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes(": open")) text += (await reader.read()).value ?? "";
+    const signOut = await fetch(`${ctx.base}/api/auth/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect(signOut.status).toBe(204);
+    // The open stream ends (EventSource would see it closed), without another value.
+    const ended = await Promise.race([
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return true;
+          text += value;
+        }
+      })(),
+      new Promise((resolve) => setTimeout(() => resolve(false), 3_000)),
+    ]);
+    expect(ended).toBe(true);
+    expect(text).not.toContain("data:");
+    // And the token opens nothing more, as the session's bearer token does not.
+    const again = new AbortController();
+    const refused = await fetch(url, { headers: { accept: "text/event-stream" }, signal: again.signal });
+    expect(refused.status).toBe(401);
+    again.abort();
+  });
 });

@@ -85,8 +85,9 @@ describe("broker clients", () => {
     expect(await screen.findByText("Shelf counter", { selector: "h1" })).toBeInTheDocument();
     expect(screen.queryByRole("dialog")).toBeNull(); // no key is shown on a plain visit
     await user.click(screen.getByRole("button", { name: "New key" }));
+    // A dialog's first opening loads its code (errors/Dialogs.tsx): it shows a moment after the click.
     expect(
-      screen.getByText("Replace the key of “Shelf counter”? The current key stops working at once."),
+      await screen.findByText("Replace the key of “Shelf counter”? The current key stops working at once."),
     ).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Yes" }));
     const shown = await dialog();

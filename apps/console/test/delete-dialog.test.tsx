@@ -86,6 +86,27 @@ describe("a delete's confirmation", () => {
     expect(within(dialog).getByRole("button", { name: "Oui" })).toBeDisabled();
   });
 
+  it("says how many more keep it when the check lists only the first of them, in English and French", async () => {
+    const { user } = showBroker({
+      body: { blockers: [service("demo"), service("protected")], blockersTotal: 14, cascades: [] },
+    });
+    let dialog = await open(user);
+    const list = await within(dialog).findByRole("list", { name: "What still uses it" });
+    expect(within(list).getAllByRole("listitem").at(-1)).toHaveTextContent(/^and 12 more$/);
+    await user.click(within(dialog).getByRole("button", { name: "No" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await i18n.changeLanguage("fr");
+    dialog = await open(user, "Supprimer");
+    expect(await within(dialog).findByText("et 12 autres")).toBeInTheDocument();
+  });
+
+  it("says no more when the check named every one", async () => {
+    const { user } = showBroker({ body: { blockers: [service("demo")], blockersTotal: 1, cascades: [] } });
+    const dialog = await open(user);
+    const list = await within(dialog).findByRole("list", { name: "What still uses it" });
+    expect(within(list).getAllByRole("listitem")).toHaveLength(1);
+  });
+
   it("says nothing else uses it, and Yes deletes", async () => {
     const { user, calls } = showBroker({ body: { blockers: [], cascades: [] } });
     const dialog = await open(user);

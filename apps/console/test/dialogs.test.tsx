@@ -75,6 +75,19 @@ describe("delete", () => {
     await user.click(within(failure).getAllByRole("button", { name: "Close" }).at(-1)!);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
+
+  it("says how many more keep it when a refused delete names only the first of them", async () => {
+    const referrers = [{ id: "urn:ngsi-ld:Service:city", kind: "services", name: "City" }];
+    const { user } = renderShow({
+      status: 409,
+      body: { title: "Conflict", status: 409, code: "record.inUse", referrers, referrersTotal: 13 },
+    });
+    const confirm = await askToDelete(user);
+    await user.click(within(confirm).getByRole("button", { name: "Yes" }));
+    await screen.findByRole("dialog", { name: "Error" });
+    const alert = screen.getByTestId("error-alert");
+    expect(within(alert).getByTestId("blockers-more")).toHaveTextContent("and 12 more");
+  });
 });
 
 describe("error alert", () => {

@@ -38,7 +38,10 @@ describe("a role's synchronisation in FDSC mode", () => {
     });
     await waitFor(() => expect(button).toBeEnabled());
     await user.click(button);
-    expect(screen.getByText(/as ODRL policies \(Permit\), or remove them \(Deny\)\?/)).toBeInTheDocument();
+    // A dialog's first opening loads its code (errors/Dialogs.tsx): it shows a moment after the click.
+    expect(
+      await screen.findByText(/as ODRL policies \(Permit\), or remove them \(Deny\)\?/),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Yes" }));
     await user.click(await screen.findByRole("button", { name: "Permit" }));
     const done = await screen.findByText(

@@ -143,6 +143,49 @@ describe("the Status page", () => {
     expect(row("Embedded broker")).toHaveTextContent("Down");
   });
 
+  it("keeps a platform of thousands readable: a count per kind and state, the components down first, a page at a time", async () => {
+    // 130 components of three kinds, named out of order; the three down ones are named to sort last.
+    const many: ComponentHealth[] = Array.from({ length: 130 }, (_, i) => ({
+      ...(i % 3 === 0 ? embedded : closed),
+      kind: ["context-brokers", "identity-managers", "vc-verifiers"][i % 3]!,
+      id: `urn:ngsi-ld:Component:${i}`,
+      name: `Component ${String(129 - i).padStart(3, "0")}`,
+      state: i % 3 === 0 ? "up" : i % 3 === 1 ? "unchecked" : "notApplicable",
+      reasons: [],
+    }));
+    for (const [i, name] of [
+      [10, "zz down .*+?(|\\"],
+      [11, "zz down two"],
+      [12, "zz down three"],
+    ] as const)
+      many[i] = { ...closed, id: `urn:ngsi-ld:IdentityManager:${i}`, name };
+    mockApi({ "GET /health/components": { body: list(many) } });
+    const { user } = renderAt("/status", "/status", <StatusPage />);
+    const byKind = await screen.findByRole("table", { name: "Components by kind and state" });
+    const cells = (selector: string) => Array.from(byKind.querySelectorAll(selector), (c) => c.textContent);
+    const counts = (kind: string) => cells(`tr[data-kind="${kind}"] td`);
+    // Columns: down, not checked yet, up, not applicable.
+    expect(cells("thead th")).toEqual(["Kind", "Down", "Not checked yet", "Up", "Not applicable"]);
+    expect(cells("tbody th")).toEqual(["Context brokers", "Identity managers", "VC verifiers"]);
+    expect(counts("context-brokers")).toEqual(["0", "0", "43", "0"]);
+    expect(counts("identity-managers")).toEqual(["3", "42", "0", "0"]);
+    expect(counts("vc-verifiers")).toEqual(["0", "0", "0", "42"]);
+    expect(screen.getByText("3 components are down.")).toBeInTheDocument();
+
+    const components = () => document.querySelectorAll("tr[data-component]");
+    expect(components()).toHaveLength(100);
+    expect([...components()].slice(0, 4).map((tr) => tr.querySelector("td")!.textContent)).toEqual([
+      "zz down .*+?(|\\",
+      "zz down three",
+      "zz down two",
+      // Then the ones not checked yet, by name.
+      "Component 002",
+    ]);
+    await user.click(screen.getByText("Show more (100 of 130 shown)"));
+    expect(components()).toHaveLength(130);
+    expect(screen.queryByText(/Show more/)).toBeNull();
+  }, 20_000);
+
   it("offers no check to a viewer, who still reads the results", async () => {
     mockApi({ "GET /health/components": { body: list([embedded]) } }, [allow("GET", "^/api/.*")]);
     renderAt("/status", "/status", <StatusPage />);

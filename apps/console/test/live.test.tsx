@@ -69,6 +69,94 @@ describe("live entities", () => {
     expect(reads.count).toBe(2);
   });
 
+  it("shows a change at once, and keeps showing the changes of a long import as they come", async () => {
+    setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
+    let push: (text: string) => void = () => {};
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (text) => controller.enqueue(new TextEncoder().encode(text));
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    vi.useFakeTimers();
+    const reads = { count: 0 };
+    show(reads);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByTestId("live-state")).toHaveTextContent("Live");
+    expect(screen.getByText("read 1")).toBeInTheDocument();
+    const change = (n: number) =>
+      push(`data: ${JSON.stringify({ id: `urn:ngsi-ld:Building:${n}`, type: "Building" })}\n\n`);
+    // One write by another client: read again on the next tick, not after a pause.
+    change(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(screen.getByText("read 2")).toBeInTheDocument();
+    // An import that notifies every 50 ms for two seconds: the list is read again while it runs
+    // (a few times a second), not only once it has ended, nor once a notification.
+    for (let i = 0; i < 40; i++) {
+      change(100 + i);
+      await act(() => vi.advanceTimersByTimeAsync(50));
+    }
+    expect(reads.count).toBeGreaterThanOrEqual(10);
+    expect(reads.count).toBeLessThanOrEqual(20);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    const settled = reads.count;
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(reads.count).toBe(settled);
+  });
+
+  it("shows new data while changes keep coming to a server slower than they come", async () => {
+    setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
+    let push: (text: string) => void = () => {};
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            push = (text) => controller.enqueue(new TextEncoder().encode(text));
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }),
+    );
+    vi.useFakeTimers();
+    // Each read takes 300 ms; a change comes every 100 ms.
+    let reads = 0;
+    function SlowScreen() {
+      useLiveEntities({ workspaceId: ws, type: "Building" });
+      const list = useQuery({
+        queryKey: entityKeys.list(ws, {}),
+        queryFn: ({ signal }) =>
+          new Promise<number>((resolve, reject) => {
+            const timer = setTimeout(() => resolve(++reads), 300);
+            signal.addEventListener("abort", () => {
+              clearTimeout(timer);
+              reject(new Error("aborted"));
+            });
+          }),
+      });
+      return <output>read {list.data ?? 0}</output>;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <SlowScreen />
+      </QueryClientProvider>,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(400));
+    expect(screen.getByText("read 1")).toBeInTheDocument();
+    for (let i = 0; i < 20; i++) {
+      push(`data: ${JSON.stringify({ id: `urn:ngsi-ld:Building:${i}`, type: "Building" })}\n\n`);
+      await act(() => vi.advanceTimersByTimeAsync(100));
+    }
+    // Two seconds of changes: reads that ran to their end, one after the other, not cut short by
+    // the next change (which would show nothing new until the changes stop).
+    expect(reads).toBeGreaterThanOrEqual(5);
+  });
+
   it("polls at a shown interval when the broker cannot reach the API", async () => {
     vi.stubGlobal(
       "fetch",

@@ -76,6 +76,9 @@ describe("temporal view", () => {
     const shown = Date.parse(`${(screen.getByLabelText("To (UTC)") as HTMLInputElement).value}:00Z`) / 1000;
     expect(Math.abs(to - shown)).toBeLessThanOrEqual(120);
     expect(screen.getByLabelText("Temporal service")).toHaveDisplayValue("Mintaka");
+    // Every value observed: the legend names the line only.
+    const legend = screen.getByRole("list", { name: "Legend of the chart" });
+    expect(within(legend).getAllByRole("listitem")).toHaveLength(1);
   });
 
   it("shows values written without observedAt at their modifiedAt, marked, in English and French", async () => {
@@ -130,10 +133,21 @@ describe("temporal view", () => {
     const chart = await screen.findByTestId("temporal-chart");
     expect(chart).toHaveTextContent(JSON.stringify(series));
     expect(chart).toHaveAttribute("data-written", "written");
+    // Its legend names the line and the hollow points of the values without observedAt.
+    const legend = screen.getByRole("list", { name: "Legend of the chart" });
+    expect(
+      within(legend)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual([expect.any(String), "written without observedAt (at the time the broker wrote it)"]);
 
     await i18n.changeLanguage("fr");
     try {
       expect(await within(table).findAllByText("écrite")).toHaveLength(2);
+      const légende = screen.getByRole("list", { name: "Légende du graphique" });
+      expect(within(légende).getAllByRole("listitem")[1]).toHaveTextContent(
+        "écrite sans observedAt (à l’heure où le courtier l’a écrite)",
+      );
       expect(within(table).getAllByTestId("temporal-written")[1]).toHaveAttribute(
         "title",
         "Sans observedAt\u00a0: placée à l’heure où le courtier l’a écrite (modifiedAt).",

@@ -13,6 +13,7 @@ import { NgsiLdError, badRequest, invalidRequest } from "./problems.ts";
 import { registerQueryRoutes } from "./query.ts";
 import { registerRegistrationRoutes } from "./registrations.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
+import { spatialSupport, type SpatialSupport } from "./spatial.ts";
 import { SubscriptionStore } from "./subscription-store.ts";
 import { registerSubscriptionRoutes } from "./subscriptions.ts";
 import { TemporalStore } from "./temporal-store.ts";
@@ -65,6 +66,8 @@ export interface Broker {
   temporalInstanceCap: number;
   /** The mount prefix, for Location headers. */
   prefix: string;
+  /** Whether PostGIS answers geo-queries (spatial.ts), found on the first one and logged once. */
+  spatial(): Promise<SpatialSupport>;
 }
 
 const jsonTypes = ["application/json", "application/ld+json", "application/merge-patch+json"];
@@ -88,6 +91,14 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
     defaultLimit: Math.min(options.defaultLimit ?? 20, options.pageSizeCap ?? 1000),
     temporalInstanceCap: options.temporalInstanceCap ?? 1000,
     prefix: app.prefix,
+    spatial: () =>
+      spatialSupport(options.db, (support) =>
+        support.postgis
+          ? app.log.info(`geo-queries: ${support.detail} decides on the bounding-box index's candidates`)
+          : app.log.warn(
+              `geo-queries: ${support.detail}; the bounding-box index selects the candidates and turf decides in the broker`,
+            ),
+      ),
   };
   await broker.contexts.core;
 

@@ -19,12 +19,22 @@
  *   itself was deleted. observed_at is the instance's observedAt, else its modifiedAt. The
  *   migration starts the history of existing entities with their current instances.
  * - broker_tenants.writes (0004): how many entity writes of the tenant have committed, increased
- *   after each one by the process that made it; counts are remembered until it changes (storage.ts).
+ *   in each write's transaction; counts are remembered with it, and carried forward by the writes
+ *   of the process that remembers them (counts.ts).
  *   The default tenant gets its row here (the store never inserts it: it always exists).
  *
  * - broker_csource_registrations and broker_csource_subscriptions (0006): context source
  *   registrations (registration-model.ts, names expanded) and the subscriptions to them, one row
  *   each per tenant; a tenant has few, so they are matched in memory (registrations.ts).
+
+ * - broker_geo_box(attrs) (0008): the bounding box of every GeoProperty instance of an entity, as a
+ *   native box (PGlite holds no PostGIS), indexed with GiST. Geo-queries select their candidates
+ *   with `broker_geo_box(attrs) && <the query's box>`, then test the exact relation on those only
+ *   (geo.ts, geo-sql.ts). One box per entity, the union of its geo attributes: a superset for any
+ *   geoproperty. A geometry with segments gets its box widened poleward by the most a great-circle
+ *   arc of its width can bulge (turf measures distances to segments along great circles), and to the
+ *   whole globe when it spans 180 degrees of longitude or more (its segments cross the antimeridian).
+ *   An expression index, not a column: no table rewrite, and rows stay as the other queries read them.
  *
  * The runner splits each migration on ";": no statement may contain one.
  */
@@ -156,6 +166,34 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
         modified_at timestamptz NOT NULL,
         PRIMARY KEY (tenant, id)
       )
+    `,
+  },
+  {
+    name: "broker_0008_geo_box",
+    sql: `
+      CREATE FUNCTION broker_geo_box(attrs jsonb) RETURNS box
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE
+          WHEN b.x1 IS NULL THEN NULL
+          WHEN NOT b.segments THEN box(point(b.x1, b.y1), point(b.x2, b.y2))
+          WHEN b.x2 - b.x1 >= 180 THEN box(point(-180, -90), point(180, 90))
+          ELSE box(
+            point(b.x1, CASE WHEN b.y1 < 0
+              THEN -degrees(atan(tan(radians(-b.y1)) / cos(radians((b.x2 - b.x1) / 2)))) ELSE b.y1 END),
+            point(b.x2, CASE WHEN b.y2 > 0
+              THEN degrees(atan(tan(radians(b.y2)) / cos(radians((b.x2 - b.x1) / 2)))) ELSE b.y2 END))
+        END
+        FROM (
+          SELECT min((p->>0)::float8) AS x1, min((p->>1)::float8) AS y1,
+                 max((p->>0)::float8) AS x2, max((p->>1)::float8) AS y2,
+                 bool_or(g->>'type' NOT IN ('Point', 'MultiPoint')) AS segments
+          FROM jsonb_path_query(attrs, 'strict $.*[*] ? (@.type == "GeoProperty").value', '{}', true) AS g
+          CROSS JOIN LATERAL jsonb_path_query(g,
+            'strict $.coordinates.** ? (@.type() == "array" && @.size() >= 2 && @[0].type() == "number")',
+            '{}', true) AS p
+        ) AS b
+      $$;
+      CREATE INDEX broker_entities_geo_box ON broker_entities USING gist (broker_geo_box(attrs))
     `,
   },
 ];

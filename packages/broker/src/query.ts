@@ -3,8 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Geometry } from "geojson";
 import type { Broker } from "./broker.ts";
 import type { CompiledContext } from "./contexts.ts";
+import type { EntityMatcher } from "./counts.ts";
 import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
+import { geoCandidates, geoExact } from "./geo-sql.ts";
 import type { StoredEntity } from "./model.ts";
 import {
   boolParam,
@@ -29,7 +31,7 @@ import { translate } from "./query-sql.ts";
 import { renderEntity, renderOptions } from "./representation.ts";
 import { ngsiRequest, sendJson, type NgsiRequest } from "./request.ts";
 import { toPgArray } from "./storage.ts";
-import { parseTypeQuery, typeCondition, type TypeNode } from "./type-query.ts";
+import { parseTypeQuery, typeCondition, typeMatches, type TypeNode } from "./type-query.ts";
 
 /** Query Entities (5.7.2) by GET /entities and by POST /entityOperations/query (6.23). */
 
@@ -60,6 +62,20 @@ function selectorCondition(s: EntitySelector, ctx: CompiledContext): SQL | undef
   return parts.length ? sql`(${sql.join(parts, sql` AND `)})` : undefined;
 }
 
+/**
+ * The selectors in JS, exactly as selectorCondition decides in SQL; undefined when one has an
+ * idPattern (PostgreSQL's regular expressions are not JS's in every corner).
+ */
+function selectorMatcher(selectors: EntitySelector[], ctx: CompiledContext): EntityMatcher | undefined {
+  if (selectors.some((s) => s.idPattern !== undefined)) return undefined;
+  const expand = (t: string) => ctx.expand(t);
+  return (e) =>
+    selectors.length === 0 ||
+    selectors.some(
+      (s) => (!s.types || typeMatches(s.types, expand, e.types)) && (!s.ids || s.ids.includes(e.id)),
+    );
+}
+
 /** Runs a query: in SQL alone when it can, else SQL as a prefilter and the rest in JS. */
 export async function runQuery(
   broker: Broker,
@@ -73,9 +89,15 @@ export async function runQuery(
     .map((s) => selectorCondition(s, ctx))
     .filter((s): s is SQL => s !== undefined);
   if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
-  if (query.attrs?.length)
-    where.push(sql`attrs ?| ${toPgArray(query.attrs.map((a) => ctx.expand(a)))}::text[]`);
+  const shown = query.attrs?.length ? query.attrs.map((a) => ctx.expand(a)) : undefined;
+  if (shown) where.push(sql`attrs ?| ${toPgArray(shown)}::text[]`);
   let jsFilter: ((e: StoredEntity) => boolean) | undefined;
+  // The whole condition in JS, when SQL alone answers it: counts follow writes with it (counts.ts).
+  let matches = query.geo ? undefined : selectorMatcher(query.selectors, ctx);
+  if (matches && shown) {
+    const selected = matches;
+    matches = (e) => selected(e) && shown.some((a) => Object.hasOwn(e.attrs, a));
+  }
   if (query.q) {
     const resolved: Resolved = new Map(
       pathsOf(query.q).map((p) => [p, resolvePath(p, (t) => ctx.expand(t))]),
@@ -84,16 +106,48 @@ export async function runQuery(
     if (translation.where) where.push(translation.where);
     const q = query.q;
     if (!translation.exact) jsFilter = (e) => evaluate(q, e.attrs, resolved);
+    else if (matches) {
+      const selected = matches;
+      matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
+    }
   }
-  if (query.geo) {
-    const geo = query.geo;
-    const iri = ctx.expand(geo.geoproperty);
-    where.push(sql`attrs ? ${iri}`);
-    const previous = jsFilter;
-    const geoFilter = (e: StoredEntity) =>
-      (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
-    jsFilter = previous ? (e) => previous(e) && geoFilter(e) : geoFilter;
+  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page, matches);
+  const geo = query.geo;
+  const iri = ctx.expand(geo.geoproperty);
+  where.push(sql`attrs ? ${iri}`);
+  // The spatial index selects the candidates; PostGIS or turf (geoMatches) decides on those only.
+  const candidates = geoCandidates(geo);
+  if (candidates) where.push(candidates);
+  if ((await broker.spatial()).postgis) {
+    try {
+      return await selectPage(broker, ngsi, [...where, geoExact(geo, iri)], jsFilter, page);
+    } catch (error) {
+      // GEOS refuses some invalid geometries a client stored (a self-crossing ring): turf decides then.
+      if (!isGeometryError(error)) throw error;
+    }
   }
+  const previous = jsFilter;
+  const geoFilter = (e: StoredEntity) =>
+    (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
+  return selectPage(broker, ngsi, where, previous ? (e) => previous(e) && geoFilter(e) : geoFilter, page);
+}
+
+/** PostGIS failing on a stored geometry (GEOS TopologyException, a parse error): SQLSTATE XX000 or 22023. */
+const isGeometryError = (error: unknown) => {
+  const e = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+  return e.code === "XX000" || e.code === "22023";
+};
+
+/** The page (and count) of a selection: in SQL alone, or all of it through the JS filter. */
+async function selectPage(
+  broker: Broker,
+  ngsi: NgsiRequest,
+  where: SQL[],
+  jsFilter: ((e: StoredEntity) => boolean) | undefined,
+  page: Page,
+  /** The whole condition in JS, when SQL alone answers it: a remembered count follows writes with it. */
+  matches?: EntityMatcher,
+): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   if (jsFilter) {
     const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
     return {
@@ -105,7 +159,7 @@ export async function runQuery(
   // The count and the page run side by side (two connections on PostgreSQL): the answer waits for
   // the slower one, usually the count. One row more than the page tells whether a next page exists.
   const [total, rows] = await Promise.all([
-    page.count ? broker.store.count(ngsi.tenant, where) : undefined,
+    page.count ? broker.store.count(ngsi.tenant, where, matches) : undefined,
     page.limit === 0
       ? []
       : broker.store.select(ngsi.tenant, { where, limit: page.limit + 1, offset: page.offset }),

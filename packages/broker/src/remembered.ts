@@ -3,8 +3,8 @@ import { PgDialect } from "drizzle-orm/pg-core";
 
 /**
  * The tenant's `writes` (broker_tenants, migration 0004) as a SQL value: how many entity writes of
- * the tenant have committed. It is increased after each one, by whichever process made it, so what
- * was read from the tenant's entities at `writes = n` still holds while `writes` is n.
+ * the tenant have committed. Each write increases it in its own transaction, whichever process made
+ * it, so what was read from the tenant's entities at `writes = n` still holds while `writes` is n.
  */
 export const tenantWrites = (tenant: string): SQL =>
   sql`(SELECT writes::text FROM broker_tenants WHERE name = ${tenant})`;

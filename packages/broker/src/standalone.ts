@@ -39,7 +39,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   });
   try {
     await app.register(ngsiLdBroker, { prefix: "/ngsi-ld/v1", ...options.broker, db: storage.db });
-    await app.register(brokerVersion);
+    await app.register(brokerVersion, { db: storage.db });
     await app.listen({ port: options.port ?? 1026, host: options.host ?? "127.0.0.1" });
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -3,6 +3,7 @@ import type { PgDatabase } from "drizzle-orm/pg-core";
 import type { Change, ChangeListener } from "./changes.ts";
 import type { Attributes, StoredEntity } from "./model.ts";
 import { NgsiLdError } from "./problems.ts";
+import { RememberedCounts, type EntityMatcher } from "./counts.ts";
 import { keyOf, Remembered, tenantWrites } from "./remembered.ts";
 
 /** Any Drizzle PostgreSQL database (PGlite or node-postgres); the broker uses only raw SQL through it. */
@@ -77,12 +78,8 @@ export class EntityStore {
   private writesTotal = 0;
   private analyzeAfter = 5000;
   private analyzing = false;
-  /**
-   * Counts by query, until the tenant's next write. The console asks for the count with every page
-   * it shows, and a count evaluates the query on every candidate row (90 ms for type + q over
-   * 100,000 on PostgreSQL, whatever the page).
-   */
-  private readonly counts = new Remembered<number>();
+  /** Counts by query, carried forward by this process's writes (counts.ts). */
+  private readonly counts = new RememberedCounts();
   /**
    * Where pages start, by query and offset: the id the page after comes after, until the tenant's
    * next write. Paging by offset re-reads every row before the page (100 pages of 1,000 over
@@ -136,34 +133,39 @@ export class EntityStore {
     return new Map(rows.map((r) => [r.id, toEntity(r)]));
   }
 
-  /** Runs a write in a transaction with the change listeners; afterCommit hooks run once it committed. */
+  /**
+   * Runs a write in a transaction with the change listeners; afterCommit hooks run once it committed.
+   * The tenant's `writes` is increased last in the transaction, so that its row is held only until
+   * the commit and a value read at `writes = n` holds exactly for what committed up to n.
+   */
   private async changing<T>(
     tenant: string,
     fn: (tx: BrokerDatabase) => Promise<{ result: T; changes: Change[] }>,
   ): Promise<T> {
     const committed: Array<() => void> = [];
-    let changed = false;
+    let changes: Change[] = [];
+    let writes: string | undefined;
     const result = await this.db.transaction(async (transaction) => {
       const tx = transaction as BrokerDatabase;
-      const { result, changes } = await fn(tx);
+      const done = await fn(tx);
+      changes = done.changes;
       if (changes.length) {
-        changed = true;
         const now = new Date().toISOString();
         for (const listener of this.listeners) {
           const after = await listener.onChanges(tx, tenant, changes, now);
           if (after) committed.push(after);
         }
+        writes = rowsOf<{ writes: string }>(
+          await tx.execute(
+            sql`UPDATE broker_tenants SET writes = writes + 1 WHERE name = ${tenant} RETURNING writes::text AS writes`,
+          ),
+        )[0]?.writes;
       }
-      return result;
+      return done.result;
     });
+    if (writes !== undefined) this.counts.advance(tenant, writes, changes);
     for (const after of committed) after();
-    if (changed) await this.wrote(tenant);
     return result;
-  }
-
-  /** After a committed write: the tenant's remembered counts no longer hold, in any process. */
-  private async wrote(tenant: string): Promise<void> {
-    await this.db.execute(sql`UPDATE broker_tenants SET writes = writes + 1 WHERE name = ${tenant}`);
   }
 
   /** Inserts new entities; returns the ids that were inserted (an existing id is left alone). */
@@ -278,15 +280,18 @@ export class EntityStore {
     return rows.map(toEntity);
   }
 
-  /** How many entities of the tenant match: remembered until the tenant's next entity write. */
-  async count(tenant: string, where: SQL[]): Promise<number> {
+  /**
+   * How many entities of the tenant match. Remembered with the tenant's `writes`; `matches`, the
+   * same condition in JS, lets this process's writes carry the count forward (counts.ts).
+   */
+  async count(tenant: string, where: SQL[], matches?: EntityMatcher): Promise<number> {
     const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
     const key = keyOf(all);
     const writes = tenantWrites(tenant);
-    const known = this.counts.get(key);
-    if (known) {
+    if (this.counts.has(key)) {
       const [now] = rowsOf<{ writes: string | null }>(await this.db.execute(sql`SELECT ${writes} AS writes`));
-      if (now?.writes === known.writes) return known.value;
+      const known = this.counts.get(key, now?.writes);
+      if (known !== undefined) return known;
     }
     // The count and the writes it holds for, in one snapshot.
     const [row] = rowsOf<{ n: number; writes: string | null }>(
@@ -295,7 +300,7 @@ export class EntityStore {
       ),
     );
     const n = Number(row?.n ?? 0);
-    this.counts.set(key, row?.writes, n);
+    this.counts.set(key, tenant, row?.writes, n, matches);
     return n;
   }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import type { Instance } from "./model.ts";
 import { toPgArray, type BrokerDatabase } from "./storage.ts";
@@ -6,14 +5,13 @@ import { rowsOf } from "./subscription-store.ts";
 
 /**
  * The temporal history's tables (broker_temporal_entities, broker_attribute_instances; see
- * migrations.ts). Instances are written as one statement per batch: the rows travel as one JSON
- * parameter and jsonb_to_recordset unpacks them, which keeps large batches cheap to bind and parse.
+ * migrations.ts). Instances are written as one statement per batch (record).
  */
-export interface HistoryInstance {
-  entityId: string;
+/** An entity of the history with the instances a write gave it, as [expanded attribute, instance]. */
+export interface HistoryEntity {
+  id: string;
   types: string[];
-  attribute: string;
-  instance: Instance;
+  written: Array<[string, Instance]>;
 }
 
 export type TimeProperty = "observedAt" | "createdAt" | "modifiedAt";
@@ -52,67 +50,52 @@ export function timeCondition(t: TimeQuery): SQL | undefined {
 export class TemporalStore {
   constructor(private readonly db: BrokerDatabase) {}
 
-  /** Records that entities have a history (their current types); returns the ids that were new. */
-  async register(
+  /**
+   * Records that entities have a history (with their current types) and appends the instances
+   * written to them, in one statement: the entities travel as one JSON parameter, each with its
+   * instances as [attribute, instance] pairs, and PostgreSQL derives every column from the instance
+   * (dataset, times, a new instanceId), so that nothing is sent twice and a temporal write needs no
+   * transaction of its own. Returns the ids that were new to the history.
+   */
+  async record(
     db: BrokerDatabase,
     tenant: string,
-    entities: Array<{ id: string; types: string[] }>,
+    entities: HistoryEntity[],
     now: string,
-    returning = true,
   ): Promise<Set<string>> {
     if (entities.length === 0) return new Set();
-    const rows = rowsOf<{ id: string; inserted: boolean }>(
+    const rows = entities.map((e) => ({ e: e.id, t: toPgArray(e.types), h: e.written }));
+    const instance = sql.raw("w.value->1");
+    const member = (name: string) => sql`(${instance}->>${name})::timestamptz`;
+    const inserted = rowsOf<{ id: string }>(
       await db.execute(sql`
-        INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
-        SELECT ${tenant}, x.id, x.types::text[], ${now}::timestamptz
-        FROM jsonb_to_recordset(${JSON.stringify(entities.map((e) => ({ id: e.id, types: toPgArray(e.types) })))}::jsonb)
-          AS x(id text, types text)
-        ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types
-          WHERE broker_temporal_entities.types IS DISTINCT FROM excluded.types
-        ${returning ? sql`RETURNING id, (xmax = 0) AS inserted` : sql``}`),
+        WITH x AS (
+          SELECT x.e, x.t::text[] AS t, x.h
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(e text, t text, h jsonb)
+        ), registered AS (
+          INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
+          SELECT ${tenant}, x.e, x.t, ${now}::timestamptz FROM x
+          ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types
+            WHERE broker_temporal_entities.types IS DISTINCT FROM excluded.types
+          RETURNING id, (xmax = 0) AS inserted
+        ), appended AS (
+          INSERT INTO broker_attribute_instances
+            (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+          SELECT ${tenant}, x.e, x.t, w.value->>0, coalesce(${instance}->>'datasetId', ''),
+                 'urn:ngsi-ld:attribute:instance:' || gen_random_uuid(),
+                 coalesce(${member("observedAt")}, ${member("modifiedAt")}),
+                 coalesce(${member("createdAt")}, ${member("modifiedAt")}),
+                 ${member("modifiedAt")}, ${instance}
+          FROM x CROSS JOIN LATERAL jsonb_array_elements(x.h) AS w
+        )
+        SELECT id FROM registered WHERE inserted`),
     );
-    return new Set(rows.filter((r) => r.inserted).map((r) => r.id));
-  }
-
-  /** Appends instances to the history (in the caller's transaction). */
-  async append(db: BrokerDatabase, tenant: string, instances: HistoryInstance[]): Promise<void> {
-    for (let i = 0; i < instances.length; i += 5000) {
-      const rows = instances.slice(i, i + 5000).map(({ entityId, types, attribute, instance }) => {
-        const modified = instance.modifiedAt!;
-        return {
-          e: entityId,
-          t: toPgArray(types),
-          a: attribute,
-          d: instance.datasetId ?? "",
-          i: `urn:ngsi-ld:attribute:instance:${randomUUID()}`,
-          o: instance.observedAt ?? modified,
-          c: instance.createdAt ?? modified,
-          m: modified,
-          v: instance,
-        };
-      });
-      await db.execute(sql`
-        INSERT INTO broker_attribute_instances
-          (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
-        SELECT ${tenant}, x.e, x.t::text[], x.a, x.d, x.i, x.o, x.c, x.m, x.v
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS x(e text, t text, a text, d text, i text, o timestamptz, c timestamptz, m timestamptz, v jsonb)`);
-    }
+    return new Set(inserted.map((r) => r.id));
   }
 
   /** Temporal API writes: registers the entity and appends instances; whether the entity was new. */
-  async write(
-    tenant: string,
-    entity: { id: string; types: string[] },
-    instances: HistoryInstance[],
-    now: string,
-  ): Promise<boolean> {
-    return this.db.transaction(async (transaction) => {
-      const tx = transaction as BrokerDatabase;
-      const created = await this.register(tx, tenant, [entity], now);
-      await this.append(tx, tenant, instances);
-      return created.has(entity.id);
-    });
+  async write(tenant: string, entity: HistoryEntity, now: string): Promise<boolean> {
+    return (await this.record(this.db, tenant, [entity], now)).has(entity.id);
   }
 
   async exists(tenant: string, id: string): Promise<{ types: string[] } | undefined> {

@@ -22,7 +22,6 @@ import { ngsiRequest, pathSegment, sendJson, type NgsiRequest } from "./request.
 import { toPgArray } from "./storage.ts";
 import {
   timeCondition,
-  type HistoryInstance,
   type InstanceRow,
   type TemporalStore,
   type TimeProperty,
@@ -147,10 +146,9 @@ function valueOf(instance: Instance, ctx: CompiledContext): unknown {
 function parseInstances(
   body: Record<string, unknown>,
   ctx: CompiledContext,
-  entity: { id: string; types: string[] },
   now: string,
-): HistoryInstance[] {
-  const out: HistoryInstance[] = [];
+): Array<[string, Instance]> {
+  const out: Array<[string, Instance]> = [];
   for (const [name, raw] of Object.entries(body)) {
     if (["id", "@id", "type", "@type", "@context", "createdAt", "modifiedAt"].includes(name)) continue;
     checkName(name, "attribute");
@@ -158,13 +156,7 @@ function parseInstances(
     for (const item of Array.isArray(raw) ? raw : [raw]) {
       const parsed = parseAttribute(name, item, ctx, "full");
       if (parsed === "delete") throw badRequest(`attribute ${name} cannot be null`);
-      for (const instance of parsed)
-        out.push({
-          entityId: entity.id,
-          types: entity.types,
-          attribute,
-          instance: { ...instance, createdAt: now, modifiedAt: now },
-        });
+      for (const instance of parsed) out.push([attribute, { ...instance, createdAt: now, modifiedAt: now }]);
     }
   }
   return out;
@@ -359,16 +351,11 @@ export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, tem
     if (typeValue === undefined) throw badRequest("the temporal entity needs a type");
     const types = parseTypes(typeValue, ngsi.context);
     const now = new Date().toISOString();
-    const instances = parseInstances(body, ngsi.context, { id, types }, now);
+    const written = parseInstances(body, ngsi.context, now);
     await broker.store.ensureTenant(ngsi.tenant);
     const existing = await temporal.exists(ngsi.tenant, id);
     const all = existing ? [...existing.types, ...types.filter((t) => !existing.types.includes(t))] : types;
-    const created = await temporal.write(
-      ngsi.tenant,
-      { id, types: all },
-      instances.map((i) => ({ ...i, types: all })),
-      now,
-    );
+    const created = await temporal.write(ngsi.tenant, { id, types: all, written }, now);
     if (!created) return reply.code(204).send();
     return reply.code(201).header("location", location(id)).send();
   });
@@ -384,9 +371,9 @@ export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, tem
     const existing = await temporal.exists(ngsi.tenant, id);
     if (!existing) throw notFound(`entity ${id} has no temporal history`);
     const now = new Date().toISOString();
-    const instances = parseInstances(body, ngsi.context, { id, types: existing.types }, now);
-    if (instances.length === 0) throw badRequest("the body has no attribute instances");
-    await temporal.write(ngsi.tenant, { id, types: existing.types }, instances, now);
+    const written = parseInstances(body, ngsi.context, now);
+    if (written.length === 0) throw badRequest("the body has no attribute instances");
+    await temporal.write(ngsi.tenant, { id, types: existing.types, written }, now);
     return reply.code(204).send();
   });
 

@@ -64,3 +64,11 @@ export function typeCondition(node: TypeNode, expand: (t: string) => string): SQ
   const parts = node.items.map((i) => typeCondition(i, expand));
   return sql`(${sql.join(parts, node.kind === "and" ? sql` AND ` : sql` OR `)})`;
 }
+
+/** The same selection as typeCondition, on an entity's (expanded) types in JS. */
+export function typeMatches(node: TypeNode, expand: (t: string) => string, types: string[]): boolean {
+  if (node.kind === "name") return types.includes(expand(node.name));
+  return node.kind === "and"
+    ? node.items.every((i) => typeMatches(i, expand, types))
+    : node.items.some((i) => typeMatches(i, expand, types));
+}

@@ -1,6 +1,8 @@
 import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import { CORE_CONTEXT_URL } from "./contexts.ts";
+import { spatialSupport } from "./spatial.ts";
+import type { BrokerDatabase } from "./storage.ts";
 
 /**
  * Orrery's version, the one of the repository's root package.json: the broker ships with Orrery, and
@@ -13,10 +15,18 @@ const ngsiLd = /-v(\d+(?:\.\d+)*)\.jsonld$/.exec(CORE_CONTEXT_URL)?.[1] ?? "";
 /**
  * The broker's version, where Orion-LD gives its own outside the standard API (its non-standard
  * `/ngsi-ld/ex/v1/version`), so that a console asks any of them the same way. Register it without
- * a prefix, beside ngsiLdBroker.
+ * a prefix, beside ngsiLdBroker. Given the broker's database, it also says what answers geo-queries
+ * (`spatial`: PostGIS and its version, or why the broker does without it, spatial.ts).
  */
-export async function brokerVersion(app: FastifyInstance): Promise<void> {
-  app.get("/ngsi-ld/ex/v1/version", async () => ({
-    "orrery-broker": { version, "ngsi-ld": ngsiLd },
-  }));
+export async function brokerVersion(app: FastifyInstance, options: { db?: BrokerDatabase }): Promise<void> {
+  app.get("/ngsi-ld/ex/v1/version", async () => {
+    const spatial = options.db && (await spatialSupport(options.db));
+    return {
+      "orrery-broker": {
+        version,
+        "ngsi-ld": ngsiLd,
+        ...(spatial && { spatial: { postgis: spatial.postgis, detail: spatial.detail } }),
+      },
+    };
+  });
 }

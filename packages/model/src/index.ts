@@ -10,4 +10,5 @@ export { reservedAttributeNames } from "./fields.ts";
 export { hostileValue, maxJsonDepth, type HostileFlaw } from "./hostile-input.ts";
 export * from "./title.ts";
 export * from "./audit.ts";
+export * from "./live-channels.ts";
 export { csvExportOptions, csvFormula, fromCsvCell } from "./csv-formulas.ts";

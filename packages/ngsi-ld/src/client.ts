@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { Agent, fetch as undiciFetch } from "undici";
 import { profileOf, type BrokerProfile } from "./profiles.ts";
 
@@ -245,6 +246,38 @@ function dropConnections(used: Agent): void {
   setImmediate(() => void used.close().catch(() => undefined));
 }
 
+/** How a call to a broker ended: ok, the status class of an error answer, or why no usable answer came. */
+export type CallOutcome =
+  "ok" | "3xx" | "4xx" | "5xx" | "timeout" | "refused" | "unreachable" | "redirect" | "unusable";
+
+/** One call to a broker as its observers see it: the broker's implementation (its profile), outcome and duration. */
+export interface CallRecord {
+  implementation: BrokerProfile["name"];
+  outcome: CallOutcome;
+  seconds: number;
+}
+
+const observers = new Set<(call: CallRecord) => void>();
+
+/**
+ * Calls `observer` after every call of every client (the API counts them for GET /metrics); the
+ * returned function stops it. A body that cannot be written is no call: it is not observed.
+ */
+export function observeCalls(observer: (call: CallRecord) => void): () => void {
+  observers.add(observer);
+  return () => void observers.delete(observer);
+}
+
+function outcomeOf(err: unknown): CallOutcome | undefined {
+  if (!(err instanceof NgsiLdError)) return "unreachable";
+  const failure = err.failure;
+  if (!failure) return err.status < 400 ? "3xx" : err.status < 500 ? "4xx" : "5xx";
+  if (failure.kind === "unwritable") return undefined;
+  if (failure.kind === "unreachable")
+    return failure.code === "ECONNREFUSED" ? "refused" : err.status === 502 ? "redirect" : "unreachable";
+  return failure.kind;
+}
+
 /** The one way Orrery speaks NGSI-LD: every call carries tenant, context, custom headers and bearer, with a timeout. */
 export class NgsiLdClient {
   readonly profile: BrokerProfile;
@@ -281,6 +314,27 @@ export class NgsiLdClient {
   }
 
   private async call<T>(c: Call): Promise<Answer<T>> {
+    if (observers.size === 0) return this.send<T>(c);
+    const started = performance.now();
+    let outcome: CallOutcome | undefined = "ok";
+    try {
+      return await this.send<T>(c);
+    } catch (err) {
+      outcome = outcomeOf(err);
+      throw err;
+    } finally {
+      if (outcome) {
+        const call = {
+          implementation: this.profile.name,
+          outcome,
+          seconds: (performance.now() - started) / 1000,
+        };
+        for (const observer of observers) observer(call);
+      }
+    }
+  }
+
+  private async send<T>(c: Call): Promise<Answer<T>> {
     const o = this.options;
     const temporal = c.kind === "temporal";
     const url = new URL(`${temporal ? this.temporalBase : this.base}${c.path}`);

@@ -1,7 +1,10 @@
 export {
   NgsiLdClient,
   NgsiLdError,
+  observeCalls,
   parseContentRange,
+  type CallOutcome,
+  type CallRecord,
   type BatchResult,
   type ClientOptions,
   type ContentRange,

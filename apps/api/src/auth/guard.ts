@@ -11,7 +11,7 @@ declare module "fastify" {
      * A credential in the query, for a route whose clients cannot send an Authorization header
      * (EventSource): the session it stands for, used when the request has no Authorization header.
      */
-    queryCredential?: (request: FastifyRequest) => Session | undefined;
+    queryCredential?: (request: FastifyRequest) => Promise<Session | undefined> | Session | undefined;
   }
   interface FastifyRequest {
     session?: Session;
@@ -38,6 +38,20 @@ export function servedPath(request: FastifyRequest): string | undefined {
   );
 }
 
+/** The session of a request's bearer token; 401 without one, or with one that is unknown or expired. */
+export async function bearerSession(request: FastifyRequest, sessions: Sessions): Promise<Session> {
+  const header = request.headers.authorization ?? "";
+  const [scheme, token, extra] = header.split(" ");
+  if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
+    throw problem(401, "auth.unauthenticated");
+  }
+  const session = await sessions.find(token);
+  if (!session) throw problem(401, "auth.unknownToken");
+  request.session = session;
+  request.bearer = token;
+  return session;
+}
+
 const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 
 /**
@@ -53,19 +67,9 @@ export function registerGuard(app: FastifyInstance, sessions: Sessions): void {
     const access = request.routeOptions.config?.access ?? "permission";
     if (access === "public") return;
     const header = request.headers.authorization ?? "";
-    const fromQuery = header ? undefined : request.routeOptions.config?.queryCredential?.(request);
+    const fromQuery = header ? undefined : await request.routeOptions.config?.queryCredential?.(request);
     if (fromQuery) request.session = fromQuery;
-    else {
-      const [scheme, token, extra] = header.split(" ");
-      if (!token || extra !== undefined || scheme?.toLowerCase() !== "bearer") {
-        throw problem(401, "auth.unauthenticated");
-      }
-      const session = await sessions.find(token);
-      if (!session) throw problem(401, "auth.unknownToken");
-      request.session = session;
-      request.bearer = token;
-    }
-    const session = request.session;
+    const session = fromQuery ?? (await bearerSession(request, sessions));
     // HEAD is the GET of the same route without its body.
     const method = request.method === "HEAD" ? "GET" : request.method;
     if (access === "permission" && !isAllowed(session.permissions, method, path)) {

@@ -42,7 +42,7 @@ export async function keyrockFetch(
 ): Promise<Response> {
   let response: Response;
   try {
-    response = await fetchWithin(url, init, timeoutMs);
+    response = await fetchWithin(url, init, timeoutMs, Infinity, "identity-managers");
   } catch (err) {
     throw new KeyrockFailure(what, undefined, unreachableCause(err));
   }
@@ -141,6 +141,8 @@ export function keyrockManagement(
       `${base}/v1/auth/tokens`,
       { method: "DELETE", headers: { "x-auth-token": held.token, "x-subject-token": held.token } },
       timeoutMs,
+      Infinity,
+      "identity-managers",
     ).catch(() => undefined);
   }
 

@@ -53,6 +53,9 @@ export class Sessions {
 
   private readonly refreshing = new Map<string, Promise<Session | undefined>>();
 
+  /** What ends with a session in this process (its streams), by token hash. */
+  private readonly endings = new Map<string, Set<() => void>>();
+
   constructor(
     private readonly db: Database,
     private readonly options: {
@@ -123,7 +126,11 @@ export class Sessions {
   }
 
   async find(token: string): Promise<Session | undefined> {
-    const tokenHash = hash(token);
+    return this.findByHash(hash(token));
+  }
+
+  /** The session of a token hash: what a stream token issued by it names (never the token itself). */
+  async findByHash(tokenHash: string): Promise<Session | undefined> {
     const now = Date.now();
     const cached = this.cache.get(tokenHash);
     if (cached && now < cached.until) return cached.session;
@@ -150,5 +157,24 @@ export class Sessions {
     const tokenHash = hash(token);
     await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
     this.cache.delete(tokenHash);
+    const endings = this.endings.get(tokenHash);
+    this.endings.delete(tokenHash);
+    for (const end of endings ?? []) end();
+  }
+
+  /**
+   * Runs `end` when the session of `tokenHash` is revoked (a sign-out) in this process: an open
+   * stream of its own, or of a stream token it issued, closes at once. Returns how to forget it.
+   * A sign-out in another process closes nothing here; the stream's tokens are refused there and
+   * here from then on (within SESSION_CACHE_MS).
+   */
+  onRevoke(tokenHash: string, end: () => void): () => void {
+    let endings = this.endings.get(tokenHash);
+    if (!endings) this.endings.set(tokenHash, (endings = new Set()));
+    endings.add(end);
+    return () => {
+      endings.delete(end);
+      if (!endings.size && this.endings.get(tokenHash) === endings) this.endings.delete(tokenHash);
+    };
   }
 }

@@ -7,7 +7,7 @@ import {
 } from "@orrery/model";
 import { NgsiLdClient, NgsiLdError, type Failure } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
-import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
+import { CrossOriginRedirect, fetchWithin, PEER_TIMEOUT_MS, unreachableCause } from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
@@ -60,14 +60,20 @@ async function oauth2Token(records: Records, idmId: unknown, grantId: unknown): 
   }
   let response: Response;
   try {
-    response = await fetchWithin(`${address(idm.data)}${String(idm.data.oauth2TokenPath)}`, {
-      method: "POST",
-      headers: {
-        authorization: `Basic ${Buffer.from(`${String(grant.clientId)}:${secret}`).toString("base64")}`,
-        "content-type": "application/x-www-form-urlencoded",
+    response = await fetchWithin(
+      `${address(idm.data)}${String(idm.data.oauth2TokenPath)}`,
+      {
+        method: "POST",
+        headers: {
+          authorization: `Basic ${Buffer.from(`${String(grant.clientId)}:${secret}`).toString("base64")}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: form,
       },
-      body: form,
-    });
+      PEER_TIMEOUT_MS,
+      Infinity,
+      identityManagers.kind,
+    );
   } catch (err) {
     if (err instanceof CrossOriginRedirect)
       throw problem(502, "peer.crossOriginRedirect", {

@@ -111,7 +111,8 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const columns = columnsOf(type, (await data.dataModel()).properties);
       const header = ["id", "type", ...columns.map((c) => c.name)];
       const client = await viaBroker(() => data.broker());
-      const pages = client.entityPages({ type: String(type.name) });
+      // Every entity: the client's default stops at 1,000,000, and a city's type may hold more.
+      const pages = client.entityPages({ type: String(type.name) }, { max: Number.POSITIVE_INFINITY });
       // The first page before any byte is sent: a broker that fails answers a problem, not half a file.
       const first = await viaBroker(() => pages.next());
       /** Each page's rows; the broker reads the next page while this one is used. */

@@ -107,6 +107,7 @@ export async function fetchModel(
       { redirect: "error", headers: { accept: "application/yaml, text/yaml, text/plain, */*" } },
       options.timeoutMs ?? 10_000,
       max,
+      "smart-data-models",
     );
   } catch (err) {
     if (err instanceof BodyTooLarge) throw problem(502, "fetch.tooLarge", { max });

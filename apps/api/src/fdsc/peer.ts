@@ -6,7 +6,13 @@ import {
 } from "@orrery/model";
 import { address } from "../context-data/broker-access.ts";
 import type { MessageCode } from "../messages/say.ts";
-import { CrossOriginRedirect, fetchWithin, unreachableCause } from "../peers.ts";
+import {
+  CrossOriginRedirect,
+  fetchWithin,
+  PEER_TIMEOUT_MS,
+  unreachableCause,
+  type PeerKind,
+} from "../peers.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 
@@ -27,7 +33,7 @@ export interface Answer {
   body: unknown;
 }
 
-const kindOfRole: Record<Component["role"], string> = {
+const kindOfRole: Record<Component["role"], PeerKind> = {
   pap: policyAdministrationPoints.kind,
   ccs: credentialsConfigServices.kind,
   til: trustedIssuersLists.kind,
@@ -60,14 +66,20 @@ export async function call(
     throw problem(400, "fdsc.dotSegment", { value: decodeURIComponent(dot), name: component.name });
   let response: Response;
   try {
-    response = await fetchWithin(`${component.base}${path}`, {
-      method,
-      headers: {
-        accept: "application/json, text/plain",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+    response = await fetchWithin(
+      `${component.base}${path}`,
+      {
+        method,
+        headers: {
+          accept: "application/json, text/plain",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+      PEER_TIMEOUT_MS,
+      Infinity,
+      kindOfRole[component.role],
+    );
   } catch (err) {
     if (err instanceof CrossOriginRedirect)
       throw problem(502, "peer.crossOriginRedirect", {

@@ -297,6 +297,8 @@ async function checkIdentityManagerGrant(
       management,
       { method: "DELETE", headers: { "x-auth-token": token, "x-subject-token": token } },
       timeoutMs,
+      Infinity,
+      "health-check",
     ).catch(() => undefined);
   return tokenResult(signIn, () => token ?? undefined);
 }

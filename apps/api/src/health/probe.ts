@@ -51,6 +51,7 @@ export async function probe(attempt: Attempt, timeoutMs: number): Promise<ProbeO
       timeoutMs,
       // A status answer is small: a component that streams megabytes at us is not answering it.
       1024 * 1024,
+      "health-check",
     );
   } catch (err) {
     const ms = elapsed();

@@ -13,11 +13,13 @@ import { notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { checkComponent, checkedKinds } from "./check.ts";
+import { RequestGate } from "./request-gate.ts";
 import {
   claimDue,
   claimGrantCheck,
   forgetRemoved,
   healthById,
+  healthCounts,
   saveHealth,
   type StoredHealth,
 } from "./store.ts";
@@ -55,6 +57,13 @@ class CheckTooSoon extends Error {
 /** How many components one process checks at a time (each check waits at most the timeout). */
 const parallelChecks = 8;
 
+/**
+ * How long a background check waits for no request to be in flight before it goes anyway: with
+ * 10,000 components the checks run all the time, and without giving way they took the event loop
+ * (and PGlite's one connection) from the users' lists.
+ */
+const QUIET_WAIT_MS = 100;
+
 /** Runs `work` on every item, `parallelChecks` at a time. */
 async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -62,6 +71,12 @@ async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(parallelChecks, items.length) }, worker));
+}
+
+/** The components' states for GET /metrics: the kinds checked, and how many of each are in each state. */
+export interface HealthStates {
+  kinds: readonly string[];
+  counts(): ReturnType<typeof healthCounts>;
 }
 
 /**
@@ -76,7 +91,7 @@ export function registerHealthRoutes(
   records: Records,
   db: Database,
   config: Config,
-): void {
+): HealthStates {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { intervalSeconds, timeoutSeconds } = config.health;
   const timeoutMs = timeoutSeconds * 1000;
@@ -121,11 +136,8 @@ export function registerHealthRoutes(
   });
 
   async function list(language: Language) {
-    const all = await components();
-    const health = await healthById(
-      db,
-      all.map((c) => c.id),
-    );
+    // Every stored result at once: an IN list of 10,000 ids cost more than the rows it saves.
+    const [all, health] = await Promise.all([components(), healthById(db)]);
     return {
       intervalSeconds,
       timeoutSeconds,
@@ -198,6 +210,7 @@ export function registerHealthRoutes(
   );
 
   if (intervalSeconds > 0) runInBackground(app, db, { kinds: kindNames, check, intervalSeconds });
+  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
 }
 
 /**
@@ -220,6 +233,8 @@ function runInBackground(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let closing = false;
+  const gate = new RequestGate();
+  gate.watch(app.server);
 
   async function tick() {
     await forgetRemoved(db);
@@ -229,9 +244,11 @@ function runInBackground(
       ...(await claimDue(db, others, staleSeconds)),
       ...(await claimDue(db, grants, Math.max(staleSeconds, GRANT_CHECK_SECONDS))),
     ];
-    await inPool(due, (c) =>
-      closing ? Promise.resolve() : options.check({ kind: kindsByName.get(c.kind)!, id: c.id }, true),
-    );
+    await inPool(due, async (c) => {
+      // Users' requests first: a check waits for a quiet moment (at most QUIET_WAIT_MS).
+      await gate.quiet(QUIET_WAIT_MS);
+      if (!closing) await options.check({ kind: kindsByName.get(c.kind)!, id: c.id }, true);
+    });
   }
 
   const start = () => {

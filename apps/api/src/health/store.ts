@@ -146,3 +146,25 @@ export async function forgetRemoved(db: Database): Promise<void> {
     sql`DELETE FROM component_health h WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.id = h.id)`,
   );
 }
+
+/**
+ * How many registered components of these kinds are in each state, as the Status page shows them
+ * (a result older than the component's last edit is unchecked): one statement, for GET /metrics.
+ */
+export async function healthCounts(
+  db: Database,
+  kinds: readonly string[],
+): Promise<Array<{ kind: string; state: string; count: number }>> {
+  if (!kinds.length) return [];
+  const rows = await db.execute(sql`
+    SELECT r.kind,
+      CASE WHEN h.checked_at IS NULL OR r.updated_at > h.checked_at THEN 'unchecked' ELSE h.state END AS state,
+      count(*)::int AS count
+    FROM records r LEFT JOIN component_health h ON h.id = r.id
+    WHERE r.workspace_id = '' AND r.kind IN (${sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    )})
+    GROUP BY 1, 2`);
+  return rowsOf<{ kind: string; state: string; count: number }>(rows);
+}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { NgsiLdError, type Entity, type NgsiLdClient, type Subscription } from "@orrery/ngsi-ld";
+import { LIVE_MARK, LIVE_SUBSCRIPTION_PREFIX } from "@orrery/model";
 import { problem } from "../problems.ts";
 
 /**
@@ -26,8 +27,8 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-/** The marker of the broker subscriptions this API owns: their description starts with it. */
-export const LIVE_MARK = "Orrery live channel";
+/** The marker of the broker subscriptions this API owns: their description starts with it (@orrery/model). */
+export { LIVE_MARK };
 
 /**
  * What a watch of whole entities is notified of (NGSI-LD 1.8, 5.2.12 notificationTrigger): the
@@ -264,7 +265,7 @@ export class LiveChannels {
       proof: randomBytes(32).toString("base64url"),
       local: false,
       // Named here, so that a notification racing the creation's answer is already recognised.
-      subscriptionId: `urn:ngsi-ld:Subscription:orrery-live-${randomUUID()}`,
+      subscriptionId: `${LIVE_SUBSCRIPTION_PREFIX}${randomUUID()}`,
       client,
       ready: Promise.resolve(),
       listeners: new Set(),

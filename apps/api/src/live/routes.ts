@@ -11,6 +11,7 @@ import { viaBroker } from "../context-data/broker-access.ts";
 import { workspaceData } from "../context-data/workspace-data.ts";
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
+import type { Sessions } from "../auth/sessions.ts";
 import { callerOf, channelKey, LiveChannels, NOTIFY_PATH, PROOF_HEADER, type Watch } from "./channels.ts";
 import { usesOwnBroker } from "./own-broker.ts";
 import { LiveQuotas } from "./quotas.ts";
@@ -50,7 +51,12 @@ const digest = (value: string) => createHash("sha256").update(value).digest("bas
  * delivers inside the process), and the console's stream of a workspace's entity changes. The WoT
  * observations use `serve`.
  */
-export function registerLiveRoutes(app: FastifyInstance, records: Records, config: Config): Live {
+export function registerLiveRoutes(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+  sessions: Pick<Sessions, "onRevoke">,
+): Live {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const channels = new LiveChannels(config.liveNotifyUrl, app.log, {
     lingerMs: 30_000,
@@ -153,7 +159,13 @@ export function registerLiveRoutes(app: FastifyInstance, records: Records, confi
           () => end(),
         ),
       );
-      const stream = eventStream(reply, unlisten);
+      // A sign-out closes the streams of its session, and those of the stream tokens it issued.
+      let forget = () => {};
+      const stream = eventStream(reply, () => {
+        forget();
+        unlisten();
+      });
+      if (request.session) forget = sessions.onRevoke(request.session.tokenHash, stream.end);
       ({ send, end } = stream);
       for (const value of early) send(value);
       if (ended) end();

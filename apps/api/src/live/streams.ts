@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { liveStreams } from "../metrics/registry.ts";
 
 /** Whether the caller asks for Server-Sent Events (EventSource, the console's stream reader) rather than a long poll. */
 export const wantsEventStream = (request: FastifyRequest) =>
@@ -20,8 +21,10 @@ export function eventStream(reply: FastifyReply, onClose: () => void) {
     "x-accel-buffering": "no",
   });
   raw.write(": open\n\n");
+  liveStreams.inc();
   const heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), 25_000).unref();
   raw.on("close", () => {
+    liveStreams.dec();
     clearInterval(heartbeat);
     onClose();
   });

@@ -75,6 +75,8 @@ export const en = {
   "auth.unauthenticated": "You must be authenticated: send Authorization: Bearer <token>.",
   "auth.unknownToken": "The access token is unknown or expired. Sign in again.",
   "auth.forbidden": "You are not allowed to {method} {path}.",
+  "auth.metricsForAdministrators":
+    "Only administrators read the metrics (GET /metrics); a scraper without an administrator's token uses METRICS_PORT.",
 
   // A context broker (or Mintaka) that failed, by its name.
   "broker.timeout": "The context broker {broker} did not answer in time.",

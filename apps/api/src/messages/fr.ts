@@ -75,6 +75,8 @@ export const fr: Record<MessageCode, string> = {
   "auth.unauthenticated": "Vous devez être authentifié : envoyez Authorization: Bearer <jeton>.",
   "auth.unknownToken": "Le jeton d’accès est inconnu ou expiré. Reconnectez-vous.",
   "auth.forbidden": "Vous n’êtes pas autorisé à faire {method} {path}.",
+  "auth.metricsForAdministrators":
+    "Seuls les administrateurs lisent les métriques (GET /metrics) ; un collecteur sans jeton d’administrateur utilise METRICS_PORT.",
 
   "broker.timeout": "Le broker de contexte {broker} n’a pas répondu à temps.",
   "broker.unreachable": "Le broker de contexte {broker} est injoignable ({cause}).",

@@ -1,5 +1,6 @@
 import { lt } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
+import { enforcementDecisions } from "../metrics/registry.ts";
 import type { Database } from "../storage/database.ts";
 import { dataAccessDecisions } from "../storage/schema.ts";
 
@@ -84,6 +85,11 @@ export class DecisionLog {
 
   /** Adds a decision; `route` (the route's pattern) stands for the path of strangers beyond the bound. */
   record(decision: Decision, route: string): void {
+    enforcementDecisions.inc({
+      holder: decision.holderKind,
+      decision: decision.permit ? "permit" : "deny",
+      reason: decision.reason,
+    });
     let path = cut(decision.path, 500);
     if (decision.holderKind === "anonymous" && this.strangers >= STRANGER_PATHS) path = cut(route, 500);
     const row: Row = {

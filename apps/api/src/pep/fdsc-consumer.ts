@@ -148,13 +148,15 @@ export function fdscJudge(cacheMs: number): FdscJudge {
 
   const keysOf = (verifier: FdscSetting["verifiers"][number]) =>
     keySets.get(verifier.jwks, async () => {
-      const answer = await callPeer(verifier.jwks, { headers: { accept: "application/json" } }).catch(
-        (err: unknown) => {
-          throw new Unreachable(
-            `The VC verifier ${verifier.name} could not be reached for its keys (${err instanceof PeerUnreachable ? err.cause : String(err)}).`,
-          );
-        },
-      );
+      const answer = await callPeer(
+        verifier.jwks,
+        { headers: { accept: "application/json" } },
+        "vc-verifiers",
+      ).catch((err: unknown) => {
+        throw new Unreachable(
+          `The VC verifier ${verifier.name} could not be reached for its keys (${err instanceof PeerUnreachable ? err.cause : String(err)}).`,
+        );
+      });
       const body = answer.body as JSONWebKeySet | null;
       if (answer.status !== 200 || !Array.isArray(body?.keys))
         throw new Unreachable(`The VC verifier ${verifier.name} gave no key set (${answer.status}).`);

@@ -108,15 +108,19 @@ export function ishareJudge(cacheMs: number): IshareJudge {
     });
     for (let attempt = 0; ; attempt++) {
       const token = await tokens.get(tokenKey, () => registryToken(registry, grant));
-      const answer = await callPeer(`${base(registry)}${registry.delegationPath}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json",
+      const answer = await callPeer(
+        `${base(registry)}${registry.delegationPath}`,
+        {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/json",
+            accept: "application/json",
+          },
+          body,
         },
-        body,
-      }).catch((err: unknown) => {
+        "authorization-registries",
+      ).catch((err: unknown) => {
         throw err instanceof PeerUnreachable ? new RegistryFailure("delegation", undefined, err.cause) : err;
       });
       if (answer.status === 401 && attempt === 0) {

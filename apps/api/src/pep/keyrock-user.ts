@@ -30,13 +30,15 @@ export async function keyrockUser(
 ): Promise<KeyrockUser | undefined> {
   const target = new URL(url);
   target.searchParams.set("access_token", token);
-  const answer = await callPeer(target.toString(), { headers: { accept: "application/json" } }).catch(
-    (err: unknown) => {
-      if (err instanceof PeerUnreachable)
-        throw new PeerDown(`The identity manager ${name} could not be reached (${err.cause}).`);
-      throw err;
-    },
-  );
+  const answer = await callPeer(
+    target.toString(),
+    { headers: { accept: "application/json" } },
+    "identity-managers",
+  ).catch((err: unknown) => {
+    if (err instanceof PeerUnreachable)
+      throw new PeerDown(`The identity manager ${name} could not be reached (${err.cause}).`);
+    throw err;
+  });
   if (answer.status === 401 || answer.status === 404) return undefined;
   const body = answer.body as Record<string, unknown> | null;
   if (answer.status !== 200 || typeof body !== "object" || body === null)

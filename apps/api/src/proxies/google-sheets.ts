@@ -70,7 +70,7 @@ export function registerGoogleSheetsProxy(app: FastifyInstance, config: Config):
   async function google(url: string, init: RequestInit): Promise<unknown> {
     let response: Response;
     try {
-      response = await fetchWithin(url, init, 15_000);
+      response = await fetchWithin(url, init, 15_000, Infinity, "google-sheets");
     } catch (err) {
       throw problem(502, "sheets.unreachable", { cause: (err as Error).message });
     }

@@ -25,6 +25,8 @@ export interface Blocker {
  */
 export interface DeleteCheck {
   blockers: Array<Blocker & { href?: string }>;
+  /** How many records keep it: more than `blockers` names when a workspace holds more than it lists. */
+  blockersTotal: number;
   cascades: Array<Blocker & { href?: string }>;
 }
 
@@ -36,6 +38,9 @@ export const blockerColumns = {
   workspaceId: records.workspaceId,
   data: records.data,
 };
+
+/** How many of what a workspace holds a delete check or a refused delete lists (it says how many more). */
+const CONTENTS_LISTED = 50;
 
 /**
  * The records that keep another from deletion, as a 409 names them: kind, id, title (see
@@ -66,21 +71,34 @@ export async function blockersOf(
   });
 }
 
-/** The records a delete waits for: those that refer to it, and what a workspace holds. */
+/**
+ * The records a delete waits for: those that refer to it, and what a workspace holds (the first
+ * CONTENTS_LISTED of it); `total` counts them all.
+ */
 export async function deleteBlockers(tx: Tx, kinds: Kinds, kind: KindDefinition, id: string) {
-  return [...(await referrers(tx, kinds, kind, id)), ...(await contents(tx, kinds, kind, id))];
+  const found = await referrers(tx, kinds, kind, id);
+  const { listed, total } = await contents(tx, kinds, kind, id);
+  return { found: [...found, ...listed], total: found.length + total };
 }
 
 /** What a workspace holds (types, properties, ...): it cannot be deleted before them. */
 async function contents(tx: Tx, kinds: Kinds, kind: KindDefinition, id: string) {
-  if (kind.kind !== "workspaces") return [];
+  if (kind.kind !== "workspaces") return { listed: [], total: 0 };
   const rows = await tx
     .select(blockerColumns)
     .from(records)
     .where(eq(records.workspaceId, id))
     .orderBy(asc(records.kind), asc(sql`lower(${records.name})`))
-    .limit(50);
-  return blockersOf(tx, kinds, rows);
+    .limit(CONTENTS_LISTED);
+  let total = rows.length;
+  if (total === CONTENTS_LISTED) {
+    const [counted] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(records)
+      .where(eq(records.workspaceId, id));
+    total = counted!.n;
+  }
+  return { listed: await blockersOf(tx, kinds, rows), total };
 }
 
 /** Records of any kind whose reference fields point at this id. */
@@ -116,7 +134,7 @@ export async function deleteCheck(
   kind: KindDefinition,
   row: Row,
 ): Promise<DeleteCheck> {
-  const blockers = await deleteBlockers(tx, kinds, kind, row.id);
+  const { found: blockers, total } = await deleteBlockers(tx, kinds, kind, row.id);
   const links = referenceFields(kind).flatMap((f) =>
     f.linked ? [row.data[f.name] ?? []].flat().map((target) => ({ kind: f.kind, id: String(target) })) : [],
   );
@@ -148,6 +166,7 @@ export async function deleteCheck(
   };
   return {
     blockers: placed.slice(0, blockers.length).map(withHref),
+    blockersTotal: total,
     cascades: placed.slice(blockers.length).map(withHref),
   };
 }

@@ -19,6 +19,12 @@ const named = z.object({
 
 const answer = z.object({
   blockers: z.array(named).describe("The records that keep it from deletion: the 409 a delete would answer"),
+  blockersTotal: z
+    .number()
+    .int()
+    .describe(
+      "How many records keep it: more than `blockers` lists when a workspace holds more than 50 records",
+    ),
   cascades: z.array(named).describe("The records whose links held by this one go with it"),
 });
 

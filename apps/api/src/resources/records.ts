@@ -660,10 +660,10 @@ export class Records {
     await this.db.transaction(async (tx) => {
       const row = await this.row(tx, kind.kind, id, workspaceId, "update");
       if (!row) throw notFound(id);
-      const referrers = await deleteBlockers(tx, this.kinds, kind, id);
+      const { found: referrers, total } = await deleteBlockers(tx, this.kinds, kind, id);
       if (referrers.length) {
         const names = referrers.map((r) => r.name);
-        throw problem(409, "record.inUse", { names }, { referrers });
+        throw problem(409, "record.inUse", { names }, { referrers, referrersTotal: total });
       }
       await tx.delete(records).where(eq(records.id, id));
       if (by) await this.audit(tx, by, "delete", kind, row, changesOf(kind, row, undefined));

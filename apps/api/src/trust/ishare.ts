@@ -81,7 +81,7 @@ export async function clientAssertion(grant: RegistryGrant, audience: string): P
 const base = (r: Registry) => `${r.scheme}://${r.host}:${r.port}${r.path ?? ""}`.replace(/\/$/, "");
 
 async function send(step: RegistryFailure["step"], url: string, init: RequestInit) {
-  const answer = await callPeer(url, init).catch((err: unknown) => {
+  const answer = await callPeer(url, init, "authorization-registries").catch((err: unknown) => {
     throw err instanceof PeerUnreachable ? new RegistryFailure(step, undefined, err.cause) : err;
   });
   if (!answer.ok) throw new RegistryFailure(step, answer.status, answer.body);

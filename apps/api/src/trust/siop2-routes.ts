@@ -162,15 +162,19 @@ export async function registerSiop2Routes(
           throw pending ? problem(503, "siop2.waiting") : problem(404, "siop2.unknownState");
         }
         const name = String(verifier.data.name);
-        const answer = await callPeer(`${address(verifier.data).replace(/\/$/, "")}/token`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-          body: new URLSearchParams({
-            grant_type: "authorization_code",
-            code: found.code!,
-            redirect_uri: callbackUrl,
-          }),
-        }).catch((err: unknown) => {
+        const answer = await callPeer(
+          `${address(verifier.data).replace(/\/$/, "")}/token`,
+          {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+            body: new URLSearchParams({
+              grant_type: "authorization_code",
+              code: found.code!,
+              redirect_uri: callbackUrl,
+            }),
+          },
+          "vc-verifiers",
+        ).catch((err: unknown) => {
           throw err instanceof PeerUnreachable
             ? problem(502, "siop2.unreachable", { name, cause: err.cause })
             : err;

@@ -246,11 +246,15 @@ export async function unchangedSince(records: Records, workspaceId: string, id: 
 
 /** A JSON call to a trusted issuers list; its status and body, or a 502 problem when it cannot be reached. */
 const peerJson = (url: string, method: string, body: unknown, name: string) =>
-  callPeer(url, {
-    method,
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify(body),
-  }).catch((err: unknown) => {
+  callPeer(
+    url,
+    {
+      method,
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    },
+    "trusted-issuers-lists",
+  ).catch((err: unknown) => {
     throw err instanceof PeerUnreachable ? problem(502, "til.unreachable", { name, cause: err.cause }) : err;
   });
 

@@ -59,6 +59,7 @@ export function registerWotRoutes(
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["wot"];
+  const fromStreamToken = streamSession(cipher, sessions);
   const changes = (workspaceId: string, kind: string, id: string) =>
     `/api/workspace/${asSegment(workspaceId)}/${kind}/${asSegment(id)}/changes`;
 
@@ -285,7 +286,7 @@ export function registerWotRoutes(
   api.get(
     "/api/workspace/:workspaceId/wot-properties/:id/changes",
     {
-      config: { queryCredential: streamSession(cipher) },
+      config: { queryCredential: fromStreamToken },
       schema: {
         tags,
         summary: "The next values of a WoT property on an entity (observeproperty)",
@@ -306,7 +307,7 @@ export function registerWotRoutes(
   api.get(
     "/api/workspace/:workspaceId/wot-events/:id/changes",
     {
-      config: { queryCredential: streamSession(cipher) },
+      config: { queryCredential: fromStreamToken },
       schema: {
         tags,
         summary:

@@ -1,3 +1,6 @@
+import type { BrokerDatabase } from "@orrery/broker";
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../support/harness.ts";
 import { ERR, startBroker, type ngsi } from "./ngsi.ts";
@@ -228,6 +231,107 @@ describe("TP/NGSI-LD/CI/Cons/QE/019 pagination and count (6.3.10, 6.3.13)", () =
       expect(await count()).toBe(12);
     } finally {
       await other.close();
+    }
+  });
+
+  it("a count right after this broker's own writes is carried forward by them, exact, not taken again", async () => {
+    // A broker whose reads of the database are recorded: a count taken again shows as a count(*).
+    const statements: string[] = [];
+    const dialect = new PgDialect();
+    const db = t.storage.db as unknown as BrokerDatabase;
+    const recorded = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === "execute")
+          return (query: SQL) => {
+            statements.push(dialect.sqlToQuery(query).sql);
+            return target.execute(query);
+          };
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const own = await startPluginBroker({ db: recorded }, { storage: t.storage, dataDir: t.dataDir });
+    const tenant = { "NGSILD-Tenant": "counted" };
+    const hostile = 'a.*+?(|\\"b';
+    const queries = [
+      "type=Building&q=floors>=3",
+      `type=Building;Farm&q=${encodeURIComponent(`name==${JSON.stringify(hostile)}`)}`,
+      "type=Building,Farm&attrs=address",
+      "type=Farm",
+    ];
+    const counted = async (broker: typeof own, query: string) =>
+      Number(
+        (await broker.call("GET", `/entities?${query}&count=true&limit=1`, undefined, tenant)).headers[
+          "ngsild-results-count"
+        ],
+      );
+    const counts = () => Promise.all(queries.map((query) => counted(own, query)));
+    // What a broker that never counted before answers (it counts in SQL).
+    const fresh = async () => {
+      const other = await startPluginBroker({}, { storage: t.storage, dataDir: t.dataDir });
+      try {
+        return await Promise.all(queries.map((query) => counted(other, query)));
+      } finally {
+        await other.close();
+      }
+    };
+    const retaken = () => statements.filter((s) => s.includes("count(*)")).length;
+    try {
+      const write = async (method: string, path: string, body: unknown, status: number) =>
+        expect((await own.call(method, path, body, tenant)).status).toBe(status);
+      await write(
+        "POST",
+        "/entityOperations/create",
+        [farm(3), farm(4, { type: ["Building", "Farm"] })],
+        201,
+      );
+      expect(await counts()).toEqual(await fresh());
+      const taken = retaken();
+      expect(taken).toBe(queries.length);
+
+      // Created, updated out of and into a match, replaced, merged, deleted, in batches and alone.
+      await write("POST", "/entities", farm(5, { name: { type: "Property", value: hostile } }), 201);
+      expect(await counts()).toEqual([2, 0, 3, 1]);
+      await write("PATCH", `/entities/${farm(4).id}/attrs`, { floors: { type: "Property", value: 1 } }, 204);
+      await write(
+        "POST",
+        "/entityOperations/upsert",
+        [
+          farm(3, { type: ["Building", "Farm"], name: { type: "Property", value: hostile } }),
+          farm(6, { type: "Farm" }),
+          farm(7),
+        ],
+        201,
+      );
+      await write(
+        "POST",
+        "/entityOperations/upsert?options=update",
+        [{ ...farm(5), address: undefined }],
+        204,
+      );
+      await write("DELETE", `/entities/${farm(7).id}`, undefined, 204);
+      await write("POST", "/entityOperations/delete", [farm(6).id, "urn:ngsi-ld:Farm:none"], 207);
+      // A write to another tenant leaves this one's counts as they are.
+      expect(
+        (await own.call("POST", "/entities", farm(40, { id: "urn:ngsi-ld:Building:elsewhere" }))).status,
+      ).toBe(201);
+      expect(await counts()).toEqual(await fresh());
+      expect(await counts()).toEqual([1, 1, 3, 2]);
+      expect(retaken()).toBe(taken);
+
+      // A write of another broker on the same database: the counts are taken again, and right.
+      await write("DELETE", `/entities/${farm(5).id}`, undefined, 204);
+      const other = await startPluginBroker({}, { storage: t.storage, dataDir: t.dataDir });
+      try {
+        expect((await other.call("POST", "/entities", farm(8), tenant)).status).toBe(201);
+      } finally {
+        await other.close();
+      }
+      expect(await counts()).toEqual(await fresh());
+      expect(retaken()).toBe(taken + queries.length);
+    } finally {
+      await own.call("POST", "/entityOperations/delete", [farm(3).id, farm(4).id, farm(8).id], tenant);
+      await own.call("DELETE", "/entities/urn:ngsi-ld:Building:elsewhere");
+      await own.close();
     }
   });
 

@@ -286,25 +286,27 @@ export async function roleWithAccess(
 }
 
 /**
- * A service in FDSC mode on a context broker: its PAP (the fake, for the organisation `provider`),
- * credentials config service and trusted issuers list (samples: not called by the PEP), and the
- * verifiers registered in Orrery.
+ * A service in FDSC mode on a context broker: its PAP (the fake, for the organisation `provider`;
+ * `papFields` change its record, a name or a path), credentials config service and trusted issuers
+ * list (samples: not called by the PEP), and the verifiers registered in Orrery.
  */
 export async function fdscService(
   ok: Ok,
   options: {
     brokerId: string;
-    pap: FakePap;
-    provider: string;
+    pap: Pick<FakePap, "url">;
+    papFields?: Record<string, unknown>;
+    provider?: string;
     clientId: string;
-    verifiers: Record<string, FakeVerifier>;
+    verifiers?: Record<string, FakeVerifier>;
   },
 ): Promise<string> {
   const papRecord = await ok("POST", "/api/policy-administration-points", {
     ...samplePayload("policy-administration-points", () => ""),
     host: "127.0.0.1",
     port: Number(new URL(options.pap.url).port),
-    organizationDid: options.provider,
+    ...(options.provider ? { organizationDid: options.provider } : {}),
+    ...options.papFields,
   });
   const ccs = await ok(
     "POST",
@@ -316,7 +318,7 @@ export async function fdscService(
     "/api/trusted-issuers-lists",
     samplePayload("trusted-issuers-lists", () => ""),
   );
-  for (const [name, at] of Object.entries(options.verifiers))
+  for (const [name, at] of Object.entries(options.verifiers ?? {}))
     await ok("POST", "/api/vc-verifiers", {
       ...samplePayload("vc-verifiers", () => ""),
       name,

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Alert, Button, Spinner } from "react-bootstrap";
 import { Link, useLocation, useParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
@@ -7,6 +6,7 @@ import { useSignInStatus, useSignOut } from "../auth/identityManager.ts";
 import { usePermissions, useCan } from "../permissions.ts";
 import { usePlace } from "../resources/place.ts";
 import { routePaths } from "../routes.ts";
+import { Alert, Spinner } from "./bootstrapMarkup.tsx";
 
 type Can = ReturnType<typeof useCan>;
 
@@ -26,8 +26,7 @@ export function Allowed({
   const params = useParams();
   const permissions = usePermissions();
   const can = useCan();
-  if (permissions.isPending)
-    return <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />;
+  if (permissions.isPending) return <Spinner size="sm" role="status" aria-label={t("app.loading")} />;
   if (permissions.isSuccess && !when(can, params))
     return <NotAllowed nothing={permissions.data.length === 0} />;
   return <>{children}</>;
@@ -47,9 +46,7 @@ function NotAllowed({ nothing }: { nothing: boolean }) {
   const stuck = nothing || pathname === workspaces;
   return (
     <Alert variant="warning" data-testid="not-allowed">
-      <Alert.Heading as="h1" className="h5">
-        {t("common.notAllowedTitle")}
-      </Alert.Heading>
+      <h1 className="alert-heading h5">{t("common.notAllowedTitle")}</h1>
       {nothing ? (
         <>
           <p className="mb-2">
@@ -63,9 +60,9 @@ function NotAllowed({ nothing }: { nothing: boolean }) {
         <p className="mb-2">{t("common.notAllowed")}</p>
       )}
       {stuck ? (
-        <Button variant="outline-primary" size="sm" onClick={() => void signOut()}>
+        <button type="button" className="btn btn-outline-primary btn-sm" onClick={() => void signOut()}>
           {t("common.signInAsSomeoneElse")}
-        </Button>
+        </button>
       ) : (
         <Link to={workspaces}>{t("common.backToWorkspaces")}</Link>
       )}

@@ -1,5 +1,4 @@
 import { Suspense } from "react";
-import { Alert, Container, Spinner } from "react-bootstrap";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -15,6 +14,7 @@ import { StatusScreen } from "../health/screens.ts";
 import { TopBar } from "./TopBar.tsx";
 import { Allowed, AllowedKindPage } from "./Allowed.tsx";
 import { Toasts } from "./Toasts.tsx";
+import { Alert, Spinner } from "./bootstrapMarkup.tsx";
 import { fdscRoutes } from "../fdsc/routes.tsx";
 import {
   AttributeCreate,
@@ -42,7 +42,7 @@ function BusyOverlay() {
   if (busy === 0) return null;
   return (
     <div className="busy-overlay" role="status" aria-live="polite">
-      <Spinner animation="border" variant="light" />
+      <Spinner variant="light" />
       <span className="visually-hidden">{t("app.loading")}</span>
     </div>
   );
@@ -59,19 +59,19 @@ function Authenticated() {
   return (
     <>
       <TopBar />
-      <Container as="main" fluid="lg" className="py-3" id="main">
+      <main className="container-lg py-3" id="main">
         {/*
           The page is re-created whenever the route path changes; not on a query change, so that
           selecting a type in the chart keeps its zoom and lets a double click through. The boundary
           stays: a navigation (a transition) whose screen code is still loading keeps the page
           shown until it is there, instead of a spinner held for React's reveal throttle.
         */}
-        <Suspense fallback={<Spinner animation="border" size="sm" role="status" />}>
+        <Suspense fallback={<Spinner size="sm" role="status" />}>
           <div key={location.pathname}>
             <Outlet />
           </div>
         </Suspense>
-      </Container>
+      </main>
       <SessionExpiry />
       <Toasts />
     </>

@@ -1,5 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
-import { Toast, ToastContainer } from "react-bootstrap";
+import { useEffect, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 
 interface Note {
@@ -23,19 +22,32 @@ const dismiss = (id: number) => {
   changed();
 };
 
+/** How long a note stays. */
+const SHOWN_MS = 4000;
+
+/**
+ * Bootstrap's toast markup, as react-bootstrap's Toast writes it, without its weight (its fade
+ * transition) on every screen's first load (bench/console).
+ */
 function Note({ note }: { note: Note }) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(true);
   useEffect(() => {
-    if (!shown) dismiss(note.id);
-  }, [shown, note.id]);
+    const timer = setTimeout(() => dismiss(note.id), SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [note.id]);
   return (
-    <Toast show={shown} onClose={() => setShown(false)} delay={4000} autohide bg="success">
-      <Toast.Header closeLabel={t("common.close")}>
+    <div className="toast show bg-success" role="alert" aria-live="assertive" aria-atomic="true">
+      <div className="toast-header">
         <strong className="me-auto">{t("common.successTitle")}</strong>
-      </Toast.Header>
-      <Toast.Body className="text-white">{note.message}</Toast.Body>
-    </Toast>
+        <button
+          type="button"
+          className="btn-close"
+          aria-label={t("common.close")}
+          onClick={() => dismiss(note.id)}
+        />
+      </div>
+      <div className="toast-body text-white">{note.message}</div>
+    </div>
   );
 }
 
@@ -49,10 +61,10 @@ export function Toasts() {
     () => notes,
   );
   return (
-    <ToastContainer position="bottom-end" className="p-3 position-fixed" role="status" aria-live="polite">
+    <div className="toast-container bottom-0 end-0 p-3 position-fixed" role="status" aria-live="polite">
       {shown.map((note) => (
         <Note key={note.id} note={note} />
       ))}
-    </ToastContainer>
+    </div>
   );
 }

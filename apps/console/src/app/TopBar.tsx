@@ -1,4 +1,3 @@
-import { Container, Nav, Navbar } from "react-bootstrap";
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -44,24 +43,34 @@ export function TopBar() {
 
   return (
     <header>
-      <Navbar
-        bg="dark"
+      {/*
+        Bootstrap's navbar markup, as react-bootstrap's Navbar writes it, without its weight (its
+        collapse transition, offcanvas and modal manager) on every screen's first load (bench/console).
+      */}
+      <nav
+        className="navbar navbar-expand-lg bg-dark"
         data-bs-theme="dark"
-        expand="lg"
         aria-label={t("app.mainNavigation")}
-        expanded={expanded}
-        onToggle={setExpanded}
       >
-        <Container fluid>
-          <Navbar.Brand as={Link} to={routeTo("workspaces.index")}>
+        <div className="container-fluid">
+          <Link className="navbar-brand" to={routeTo("workspaces.index")}>
             ◎ {t("app.brand")}
-          </Navbar.Brand>
-          <Navbar.Toggle aria-controls="main-nav" aria-label={t("app.toggleNavigation")} />
-          <Navbar.Collapse id="main-nav">
-            <Nav className="me-auto">
-              <Nav.Link as={NavLink} to={routeTo("workspaces.index")}>
+          </Link>
+          <button
+            type="button"
+            className={`navbar-toggler${expanded ? "" : " collapsed"}`}
+            aria-controls="main-nav"
+            aria-expanded={expanded}
+            aria-label={t("app.toggleNavigation")}
+            onClick={() => setExpanded(!expanded)}
+          >
+            <span className="navbar-toggler-icon" />
+          </button>
+          <div id="main-nav" className={`navbar-collapse collapse${expanded ? " show" : ""}`}>
+            <div className="navbar-nav me-auto">
+              <NavLink className="nav-link" to={routeTo("workspaces.index")}>
                 {t("app.workspaces")}
-              </Nav.Link>
+              </NavLink>
               {trustModule && !can.showroom && can.registryTool && (
                 <NavMenu title={t("app.tools")} id="tools-menu">
                   <NavMenuItem to={routeTo("tools.authorizationRegistries.home")}>
@@ -87,35 +96,32 @@ export function TopBar() {
                   )}
                 </NavMenu>
               )}
-            </Nav>
+            </div>
             <div className="d-flex align-items-center gap-2 py-2 py-lg-0">
               <LanguageFlags />
               <button type="button" className="btn btn-sm btn-outline-light" onClick={signOut}>
                 {t("app.signOut")}
               </button>
             </div>
-          </Navbar.Collapse>
-        </Container>
-      </Navbar>
+          </div>
+        </div>
+      </nav>
       {openWorkspaces.length > 0 && (
-        <Nav
-          as="nav"
-          variant="pills"
-          className="bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap"
+        <nav
+          className="nav nav-pills bg-body-tertiary px-3 py-1 border-bottom overflow-auto flex-nowrap"
           aria-label={t("app.openWorkspaces")}
         >
           {openWorkspaces.map((ws) => (
-            <Nav.Item key={ws.id}>
-              <Nav.Link
-                as={NavLink}
+            <div className="nav-item" key={ws.id}>
+              <NavLink
                 to={routeTo("workspace", { workspaceId: ws.id })}
-                className="py-1 text-nowrap"
+                className="nav-link py-1 text-nowrap"
               >
                 {ws.name}
-              </Nav.Link>
-            </Nav.Item>
+              </NavLink>
+            </div>
           ))}
-        </Nav>
+        </nav>
       )}
     </header>
   );

@@ -1,9 +1,9 @@
-import { Alert, Card } from "react-bootstrap";
 import { useLocation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useSignInStatus } from "./identityManager.ts";
 import { loginUrl } from "../session.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
+import { Alert } from "../app/bootstrapMarkup.tsx";
 
 /** authentication: the continue link to the identity manager, and why the user is here. */
 export function AuthenticationPage() {
@@ -16,8 +16,8 @@ export function AuthenticationPage() {
   usePageTitle([t("auth.title")]);
   return (
     <div className="d-flex justify-content-center pt-5">
-      <Card style={{ maxWidth: "28rem", width: "100%" }}>
-        <Card.Body className="p-4">
+      <div className="card" style={{ maxWidth: "28rem", width: "100%" }}>
+        <div className="card-body p-4">
           <h1 className="h4 mb-3">{t("auth.title")}</h1>
           {error && <Alert variant="danger">{t("auth.failed", { message: error })}</Alert>}
           {redirected && !error && <Alert variant="warning">{t("auth.mustAuthenticate")}</Alert>}
@@ -30,8 +30,8 @@ export function AuthenticationPage() {
           <a className="btn btn-primary" href={`${loginUrl}?lang=${i18n.language}`}>
             {t("auth.continue")}
           </a>
-        </Card.Body>
-      </Card>
+        </div>
+      </div>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
-import { Alert } from "react-bootstrap";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { Alert } from "../app/bootstrapMarkup.tsx";
 import { preloadScreenAt } from "../app/screens.tsx";
 import { routeTo } from "../routes.ts";
 import { setSession } from "../session.ts";

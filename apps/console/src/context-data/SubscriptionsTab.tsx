@@ -1,7 +1,8 @@
-import { Alert, Card, Spinner, Table } from "react-bootstrap";
+import { Alert, Badge, Card, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
+import { isLiveSubscription } from "@orrery/model";
 import { get } from "../api.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
@@ -23,7 +24,12 @@ export function useSubscriptions(workspaceId: string, typeName: string | undefin
   });
 }
 
-/** The subscriptions tab: the selected type's subscriptions (name, id) and an add button. */
+/**
+ * The subscriptions tab: the selected type's subscriptions (name, id) and an add button. The
+ * API's own live-channel subscriptions (made while a console watches the type's entities live)
+ * exist in the broker, so they are listed, after the others, as what they are: named "Console
+ * live updates", not links to an edit page, with a sentence saying they go when nobody watches.
+ */
 export function SubscriptionsTab({
   workspaceId,
   type,
@@ -35,9 +41,12 @@ export function SubscriptionsTab({
   const can = useCan();
   const list = useSubscriptions(workspaceId, type?.name);
   if (!type) return <Alert variant="info">{t("entities.noTypeSelected")}</Alert>;
-  const sorted = [...(list.data ?? [])].sort((a, b) =>
-    (a.subscriptionName ?? a.id).localeCompare(b.subscriptionName ?? b.id),
+  const sorted = [...(list.data ?? [])].sort(
+    (a, b) =>
+      Number(isLiveSubscription(a)) - Number(isLiveSubscription(b)) ||
+      (a.subscriptionName ?? a.id).localeCompare(b.subscriptionName ?? b.id),
   );
+  const live = sorted.some(isLiveSubscription);
   return (
     <Card>
       <Card.Header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
@@ -69,23 +78,37 @@ export function SubscriptionsTab({
               </tr>
             </thead>
             <tbody>
-              {sorted.map((subscription) => (
-                <tr key={subscription.id}>
-                  <td className="text-break">{subscription.subscriptionName ?? ""}</td>
-                  <td className="text-break font-monospace">
-                    <Link
-                      to={withQuery(
-                        routeTo("subscriptions.show", { workspaceId, subscriptionId: subscription.id }),
-                        { typeId: type.id },
-                      )}
-                    >
-                      {subscription.id}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
+              {sorted.map((subscription) =>
+                isLiveSubscription(subscription) ? (
+                  <tr key={subscription.id} data-testid="live-subscription">
+                    <td>
+                      <Badge bg="secondary">{t("subscriptions.live")}</Badge>
+                    </td>
+                    <td className="text-break font-monospace">{subscription.id}</td>
+                  </tr>
+                ) : (
+                  <tr key={subscription.id}>
+                    <td className="text-break">{subscription.subscriptionName ?? ""}</td>
+                    <td className="text-break font-monospace">
+                      <Link
+                        to={withQuery(
+                          routeTo("subscriptions.show", { workspaceId, subscriptionId: subscription.id }),
+                          { typeId: type.id },
+                        )}
+                      >
+                        {subscription.id}
+                      </Link>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </Table>
+        )}
+        {live && (
+          <p className="small text-body-secondary mt-2 mb-0" data-testid="live-subscriptions-note">
+            {t("subscriptions.liveNote")}
+          </p>
         )}
       </Card.Body>
     </Card>

@@ -25,6 +25,7 @@ import {
 } from "./temporal.ts";
 import { historyPath, historyWrites } from "./temporalWrites.ts";
 import { LiveBadge, useLiveEntities } from "./live.tsx";
+import { TemporalLegend } from "./TemporalLegend.tsx";
 import "texts:context-data";
 
 const TemporalChart = lazy(() => import("./TemporalChart.tsx"));
@@ -203,6 +204,9 @@ export function TemporalView() {
               </Alert>
             ) : (
               <>
+                {series[0].length > 1 && (
+                  <TemporalLegend valueLabel={property.name} written={series[2].some((v) => v !== null)} />
+                )}
                 {series[0].length > 1 && (
                   <Suspense
                     fallback={

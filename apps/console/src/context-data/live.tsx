@@ -9,7 +9,11 @@ import { authorization, entityKeys } from "./entityQueries.ts";
 export const POLL_SECONDS = 10;
 /** How long a screen polls before it tries the live stream again. */
 const RETRY_LIVE_MS = 60_000;
-/** Changes that come together (an import, a batch) refresh the screen once. */
+/**
+ * A change is shown at once (issue 38: another client's write on screen in under 100 ms); the
+ * changes that follow (an import, a batch) read the screen again at most this often, so that a
+ * long import reads the lists a few times a second, not once a notification.
+ */
 const SETTLE_MS = 150;
 
 export type LiveState = { mode: "connecting" } | { mode: "live" } | { mode: "polling"; seconds: number };
@@ -63,15 +67,33 @@ export function useLiveEntities(watch: LiveWatch | undefined): LiveState {
     if (!workspaceId || !type) return;
     const abort = new AbortController();
     let settle: ReturnType<typeof setTimeout> | undefined;
+    let pending = false;
+    let reading = false;
+    let lastRead = -Infinity;
     let poll: ReturnType<typeof setInterval> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
-      void client.invalidateQueries({ queryKey: entityKeys.all(workspaceId) });
-      void client.invalidateQueries({ queryKey: ["context-data", workspaceId, "temporal"] });
+    // Reads the screen's entities again, and once more after that if a change came meanwhile. A
+    // read is never cut short by the next change (TanStack's invalidation would cancel it and
+    // start again, so that a busy server showed nothing until the changes stopped).
+    const refresh = async () => {
+      settle = undefined;
+      pending = false;
+      reading = true;
+      lastRead = Date.now();
+      await Promise.all([
+        client.invalidateQueries({ queryKey: entityKeys.all(workspaceId) }),
+        client.invalidateQueries({ queryKey: ["context-data", workspaceId, "temporal"] }),
+      ]).finally(() => (reading = false));
+      if (pending && !abort.signal.aborted) schedule();
+    };
+    // The first change on the next tick (those read from one chunk of the stream come together);
+    // the next ones at most every SETTLE_MS.
+    const schedule = () => {
+      settle = setTimeout(() => void refresh(), Math.max(0, lastRead + SETTLE_MS - Date.now()));
     };
     const changed = () => {
-      clearTimeout(settle);
-      settle = setTimeout(refresh, SETTLE_MS);
+      pending = true;
+      if (!reading && settle === undefined) schedule();
     };
     const open = () => {
       clearInterval(poll);
@@ -84,7 +106,7 @@ export function useLiveEntities(watch: LiveWatch | undefined): LiveState {
     };
     const fallBack = () => {
       setState({ mode: "polling", seconds: POLL_SECONDS });
-      poll = setInterval(refresh, POLL_SECONDS * 1000);
+      poll = setInterval(() => void refresh(), POLL_SECONDS * 1000);
       retry = setTimeout(open, RETRY_LIVE_MS);
     };
     open();

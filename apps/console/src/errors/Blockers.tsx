@@ -18,10 +18,20 @@ export interface Blocker {
 
 /**
  * The records a deletion waits for, each a link to its page: delete or change them first (or,
- * `label`led otherwise, the records whose links go with it).
+ * `label`led otherwise, the records whose links go with it). `total`, when the API counted more
+ * than it named (a workspace's first 50 records), says how many more there are.
  */
-export function Blockers({ blockers, label }: { blockers: readonly Blocker[]; label?: string }) {
+export function Blockers({
+  blockers,
+  label,
+  total,
+}: {
+  blockers: readonly Blocker[];
+  label?: string;
+  total?: number;
+}) {
   const { t } = useTranslation();
+  const more = typeof total === "number" ? total - blockers.length : 0;
   return (
     <ul className="mb-2" aria-label={label ?? t("errors.blockers")}>
       {blockers.map((b) => {
@@ -42,6 +52,7 @@ export function Blockers({ blockers, label }: { blockers: readonly Blocker[]; la
           </li>
         );
       })}
+      {more > 0 && <li data-testid="blockers-more">{t("errors.blockersMore", { count: more })}</li>}
     </ul>
   );
 }

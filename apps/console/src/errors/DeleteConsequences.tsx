@@ -35,7 +35,7 @@ export function DeleteConsequences({ check }: { check: UseQueryResult<DeleteChec
           <p id={BLOCKED_ID} className="text-danger mb-1">
             {t("errors.blockedBy")}
           </p>
-          <Blockers blockers={blockers} />
+          <Blockers blockers={blockers} total={check.data.blockersTotal} />
         </>
       )}
       {cascades.length > 0 && (

@@ -1,6 +1,6 @@
-import { Alert, Button } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api.ts";
+import { Alert } from "../app/bootstrapMarkup.tsx";
 import { Blockers, type Blocker } from "./Blockers.tsx";
 import { JsonTree } from "./JsonTree.tsx";
 
@@ -32,9 +32,7 @@ export function ErrorAlert({
   const conflict = error instanceof ApiError && error.status === 409 && !!reason;
   return (
     <Alert variant="danger" className={`text-break ${className ?? ""}`.trim()} data-testid="error-alert">
-      <Alert.Heading as="h2" className="h6 text-uppercase">
-        {t("errors.apiReturned")}
-      </Alert.Heading>
+      <h2 className="alert-heading h6 text-uppercase">{t("errors.apiReturned")}</h2>
       {body.title && <p className="fw-semibold mb-1">{body.title}</p>}
       {/* The records a refused change waits for are the point: a sentence and their links, the answer folded. */}
       {blockers.length > 0 && body.code === "record.inUse" ? (
@@ -42,7 +40,12 @@ export function ErrorAlert({
       ) : (
         reason && <p className="mb-2">{reason}</p>
       )}
-      {blockers.length > 0 && <Blockers blockers={blockers} />}
+      {blockers.length > 0 && (
+        <Blockers
+          blockers={blockers}
+          total={typeof body.referrersTotal === "number" ? body.referrersTotal : undefined}
+        />
+      )}
       {blockers.length > 0 || folded || conflict ? (
         <details>
           <summary className="small">{t("errors.answer")}</summary>
@@ -52,9 +55,9 @@ export function ErrorAlert({
         <JsonTree value={body as object} />
       )}
       {onRetry && (
-        <Button variant="outline-danger" size="sm" className="mt-2" onClick={onRetry}>
+        <button type="button" className="btn btn-outline-danger btn-sm mt-2" onClick={onRetry}>
           {t("errors.tryAgain")}
-        </Button>
+        </button>
       )}
     </Alert>
   );

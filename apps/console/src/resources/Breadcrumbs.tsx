@@ -1,5 +1,4 @@
 import { useEffect } from "react";
-import { Breadcrumb } from "react-bootstrap";
 import { Link } from "react-router";
 
 /**
@@ -18,18 +17,22 @@ export function Breadcrumbs({ trail }: { trail: Array<{ label: string; to?: stri
   // Deep inside a workspace, the first crumb (Workspaces) says nothing a tab needs.
   usePageTitle(trail.slice(trail.length > 2 ? 1 : 0).map((c) => c.label));
   return (
-    <Breadcrumb>
-      {trail.map((crumb, i) =>
-        crumb.to && i < trail.length - 1 ? (
-          <Breadcrumb.Item key={i} linkAs={Link} linkProps={{ to: crumb.to }}>
-            {crumb.label}
-          </Breadcrumb.Item>
-        ) : (
-          <Breadcrumb.Item key={i} active>
-            {crumb.label}
-          </Breadcrumb.Item>
-        ),
-      )}
-    </Breadcrumb>
+    // Bootstrap's breadcrumb markup, as react-bootstrap's Breadcrumb writes it (without its weight
+    // on the first screen: app/bootstrapMarkup.tsx).
+    <nav aria-label="breadcrumb">
+      <ol className="breadcrumb">
+        {trail.map((crumb, i) =>
+          crumb.to && i < trail.length - 1 ? (
+            <li key={i} className="breadcrumb-item">
+              <Link to={crumb.to}>{crumb.label}</Link>
+            </li>
+          ) : (
+            <li key={i} className="breadcrumb-item active" aria-current="page">
+              {crumb.label}
+            </li>
+          ),
+        )}
+      </ol>
+    </nav>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { Alert, Card, Spinner } from "react-bootstrap";
 import { useTranslation } from "react-i18next";
 import type { KindDefinition } from "@orrery/model";
+import { Alert, Spinner } from "../app/bootstrapMarkup.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { lineage } from "../routes.ts";
@@ -39,17 +39,17 @@ export function ListPage({
   return (
     <>
       {lineage(kind).length > 1 && <Breadcrumbs trail={crumbs} />}
-      <Card>
-        <Card.Header className="d-flex align-items-center justify-content-between gap-2">
+      <div className="card">
+        <div className="card-header d-flex align-items-center justify-content-between gap-2">
           <h1 className="h5 mb-0">{title}</h1>
           <div className="d-flex gap-2">
             {actions}
             {can.store(kind) && <CreateButton kind={kind} to={route("create")} />}
           </div>
-        </Card.Header>
-        <Card.Body>
+        </div>
+        <div className="card-body">
           {list.isPending ? (
-            <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+            <Spinner size="sm" role="status" aria-label={t("app.loading")} />
           ) : list.isError ? (
             <ErrorAlert error={list.error} />
           ) : rows.length === 0 ? (
@@ -66,8 +66,8 @@ export function ListPage({
               cells={cells}
             />
           )}
-        </Card.Body>
-      </Card>
+        </div>
+      </div>
     </>
   );
 }

@@ -1,5 +1,4 @@
 import { useState, type ReactNode } from "react";
-import { Form, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -168,10 +167,9 @@ export function RecordTable({
   return (
     <>
       {rows.length >= SEARCH_FROM && (
-        <Form.Control
+        <input
           type="search"
-          size="sm"
-          className="mb-2"
+          className="form-control form-control-sm mb-2"
           style={{ maxWidth: "22rem" }}
           placeholder={t("common.searchPlaceholder")}
           aria-label={t("common.searchIn", { what: t(`kinds.${kind.kind}.many`) })}
@@ -179,32 +177,34 @@ export function RecordTable({
           onChange={(e) => setSearch(e.target.value)}
         />
       )}
-      <Table hover responsive className="mb-0 align-middle">
-        <thead>
-          <tr>
-            {leading && (
-              <th scope="col">
-                <span className="visually-hidden">{leading.label}</span>
-              </th>
-            )}
-            {header("name")}
-            {columns.map(header)}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.slice(0, limit).map((row) => (
-            <tr key={row.item.id}>
-              {leading && <td className="text-nowrap">{leading.cell(row.item)}</td>}
-              <td className="text-break">
-                {linked(row.item.id) ? <Link to={showPath(row.item.id)}>{nameOf(row)}</Link> : nameOf(row)}
-              </td>
-              {columns.map((c) => (
-                <td key={c}>{cell(kind, c, row.item, t, cells)}</td>
-              ))}
+      <div className="table-responsive">
+        <table className="table table-hover mb-0 align-middle">
+          <thead>
+            <tr>
+              {leading && (
+                <th scope="col">
+                  <span className="visually-hidden">{leading.label}</span>
+                </th>
+              )}
+              {header("name")}
+              {columns.map(header)}
             </tr>
-          ))}
-        </tbody>
-      </Table>
+          </thead>
+          <tbody>
+            {shown.slice(0, limit).map((row) => (
+              <tr key={row.item.id}>
+                {leading && <td className="text-nowrap">{leading.cell(row.item)}</td>}
+                <td className="text-break">
+                  {linked(row.item.id) ? <Link to={showPath(row.item.id)}>{nameOf(row)}</Link> : nameOf(row)}
+                </td>
+                {columns.map((c) => (
+                  <td key={c}>{cell(kind, c, row.item, t, cells)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {needle && shown.length === 0 && (
         <p className="small text-body-secondary mt-2 mb-0">{t("common.noMatch")}</p>
       )}

@@ -8,6 +8,8 @@ import { recordKeys } from "./queries.ts";
 export interface DeleteCheck {
   /** The records that keep it from deletion: the delete would answer 409 naming them. */
   blockers: Blocker[];
+  /** How many records keep it: more than `blockers` names when the API lists only the first (a workspace's 50). */
+  blockersTotal?: number;
   /** The records whose links held by this one go with it (a data service's properties and actions). */
   cascades: Blocker[];
 }
