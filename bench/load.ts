@@ -9,12 +9,10 @@
  * Environment: BENCH_CLIENTS (50), BENCH_SECONDS per screen (10), BENCH_DRIVERS ("pglite"),
  * BENCH_DATABASE_URL (see bench/lib/databases.ts), BENCH_TIME_LIMIT_SECONDS (600).
  */
-import http from "node:http";
 import { startApiProcess, type RunningApi } from "./lib/api.ts";
 import { buildingsCsv, buildingWorkspace } from "./lib/buildings.ts";
 import { pgliteDriver, postgresDriver, type DriverName } from "./lib/databases.ts";
-import { request } from "./lib/http.ts";
-import { Sample, type Figures } from "./lib/measure.ts";
+import { hammer } from "./lib/hammer.ts";
 import { lat, loadAverage, met, rate, table, writeResults } from "./lib/report.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { sized } from "./lib/smoke.ts";
@@ -31,29 +29,7 @@ const LOAD_BEFORE = loadAverage();
 const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 600);
 
 /** CLIENTS callers asking for `path` one after the other, each on its own connection, for SECONDS. */
-async function hammer(api: RunningApi & { token: string }, path: string): Promise<Figures> {
-  const pool = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const headers = { authorization: `Bearer ${api.token}`, accept: "application/json" };
-  const sample = new Sample();
-  const until = performance.now() + SECONDS * 1000;
-  let failure: string | undefined;
-  const client = async () => {
-    while (performance.now() < until && !failure && !stopping()) {
-      const start = performance.now();
-      const res = await request(api.base + path, "GET", headers, undefined, pool);
-      if (res.status !== 200) failure = `${path}: ${res.status} ${res.text.slice(0, 200)}`;
-      sample.record(performance.now() - start);
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, client));
-  const wallMs = performance.now() - start;
-  pool.destroy();
-  if (failure) throw new Error(failure);
-  // Sample.record counts each latency as wall time: the rate is over the real wall time here.
-  const figures = sample.figures();
-  return { ...figures, wallMs: Math.round(wallMs), perSecond: Math.round((figures.count / wallMs) * 1000) };
-}
+const hammerPath = (api: RunningApi & { token: string }, path: string) => hammer(api, path, CLIENTS, SECONDS);
 
 async function benchDriver(name: DriverName) {
   const driver = name === "pglite" ? pgliteDriver() : await postgresDriver();
@@ -77,9 +53,9 @@ async function benchDriver(name: DriverName) {
     await api.call("POST", `${path}/entities/import?typeId=${typeId}`, 200, csv, "text/csv");
     const page = `${path}/entities?${new URLSearchParams({ typeId, limit: "20", offset: "0", order: "name", count: "true" })}`;
     console.error(`[${name}] ${CLIENTS} clients on the brokers list for ${SECONDS} s...`);
-    const brokers = await hammer(api, "/api/context-brokers");
+    const brokers = await hammerPath(api, "/api/context-brokers");
     console.error(`[${name}] ${CLIENTS} clients on the entities page for ${SECONDS} s...`);
-    const entities = await hammer(api, page);
+    const entities = await hammerPath(api, page);
     return { driver: name, brokers, entities, goals: { entitiesP95: entities.p95Ms < GOALS.entitiesP95Ms } };
   } finally {
     await api.close();

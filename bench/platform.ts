@@ -33,8 +33,8 @@ import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName, type Vacant } from "./lib/databases.ts";
 import { growth, growthLine, type Growth } from "./lib/growth.ts";
-import { request } from "./lib/http.ts";
-import { median, Sample, type Figures } from "./lib/measure.ts";
+import { hammer } from "./lib/hammer.ts";
+import { median, type Figures } from "./lib/measure.ts";
 import { lat, loadAverage, met, table, writeResults } from "./lib/report.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { smoke, sized } from "./lib/smoke.ts";
@@ -207,28 +207,8 @@ async function fill(
 }
 
 /** CLIENTS callers asking for the context brokers list one after the other for SECONDS. */
-async function hammer(api: RunningApi & { token: string }, seconds = SECONDS): Promise<Figures> {
-  const pool = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-  const headers = { authorization: `Bearer ${api.token}`, accept: "application/json" };
-  const sample = new Sample();
-  const until = performance.now() + seconds * 1000;
-  let failure: string | undefined;
-  const client = async () => {
-    while (performance.now() < until && !failure && !stopping()) {
-      const start = performance.now();
-      const res = await request(`${api.base}/api/context-brokers`, "GET", headers, undefined, pool);
-      if (res.status !== 200) failure = `brokers list: ${res.status} ${res.text.slice(0, 200)}`;
-      sample.record(performance.now() - start);
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, client));
-  const wallMs = performance.now() - start;
-  pool.destroy();
-  if (failure) throw new Error(failure);
-  const figures = sample.figures();
-  return { ...figures, wallMs: Math.round(wallMs), perSecond: Math.round((figures.count / wallMs) * 1000) };
-}
+const hammerBrokers = (api: RunningApi & { token: string }, seconds = SECONDS) =>
+  hammer(api, "/api/context-brokers", CLIENTS, seconds);
 
 const medianOf = (runs: number[]) => ({ median: Math.round(median(runs)), runs: runs.map(Math.round) });
 
@@ -315,19 +295,19 @@ async function measureStep(
     const fillStart = performance.now();
     await fill(quiet, filled, step, { slow: peer.port, closed: closedPort });
     console.error(`  filled in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-    await hammer(quiet, WARM_UP_SECONDS);
+    await hammerBrokers(quiet, WARM_UP_SECONDS);
     console.error(`  ${CLIENTS} clients on the brokers list for ${SECONDS} s, no checks...`);
-    withoutChecks = await hammer(quiet);
+    withoutChecks = await hammerBrokers(quiet);
   } finally {
     await quiet.close();
   }
   const checked = await startApiProcess({ ...place, env: CHECKS });
   try {
     await checksRunning(peer.requests);
-    await hammer(checked, WARM_UP_SECONDS);
+    await hammerBrokers(checked, WARM_UP_SECONDS);
     console.error(`  the same under background checks...`);
     const before = peer.requests();
-    const withChecks = await hammer(checked);
+    const withChecks = await hammerBrokers(checked);
     const checksDuringLoad = peer.requests() - before;
     console.error(`  in Chromium (under checks): sign-in to the workspaces list, the Status page...`);
     const signInToWorkspacesMs = await signInToWorkspaces(browser, checked.base, step.workspaces);

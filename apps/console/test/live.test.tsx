@@ -32,6 +32,24 @@ function show(reads: { count: number }) {
   );
 }
 
+/** A signed-in session whose live stream the test writes to: returns how to push event-stream text. */
+function signedInWithStream(): (text: string) => void {
+  setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
+  let push: (text: string) => void = () => {};
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          push = (text) => controller.enqueue(new TextEncoder().encode(text));
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }),
+  );
+  return (text) => push(text);
+}
+
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
@@ -70,19 +88,7 @@ describe("live entities", () => {
   });
 
   it("shows a change at once, and keeps showing the changes of a long import as they come", async () => {
-    setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
-    let push: (text: string) => void = () => {};
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            push = (text) => controller.enqueue(new TextEncoder().encode(text));
-          },
-        });
-        return new Response(body, { headers: { "content-type": "text/event-stream" } });
-      }),
-    );
+    const push = signedInWithStream();
     vi.useFakeTimers();
     const reads = { count: 0 };
     show(reads);
@@ -110,19 +116,7 @@ describe("live entities", () => {
   });
 
   it("shows new data while changes keep coming to a server slower than they come", async () => {
-    setSession({ token: "t0k", tokenType: "Bearer", expiresAt: Date.now() + 3600_000 });
-    let push: (text: string) => void = () => {};
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => {
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            push = (text) => controller.enqueue(new TextEncoder().encode(text));
-          },
-        });
-        return new Response(body, { headers: { "content-type": "text/event-stream" } });
-      }),
-    );
+    const push = signedInWithStream();
     vi.useFakeTimers();
     // Each read takes 300 ms; a change comes every 100 ms.
     let reads = 0;
