@@ -26,9 +26,9 @@ describe("the background checks' request gate", () => {
     const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`;
     return {
       /** Sends a request the server holds until the test ends it; resolves once it arrived. */
-      async hold() {
+      async hold(headers: Record<string, string> = {}) {
         const before = held.length;
-        const answered = fetch(url).then((r) => r.text());
+        const answered = fetch(url, { headers }).then((r) => r.text());
         while (held.length === before) await new Promise((r) => setTimeout(r, 5));
         return { response: held.at(-1)!, answered };
       },
@@ -59,6 +59,13 @@ describe("the background checks' request gate", () => {
     await answered;
     await waiting;
     expect(released).toBe(true);
+  });
+
+  it("lets a check go at once beside an open event stream (a console watching live), which is no request waiting", async () => {
+    const gate = new RequestGate();
+    const { hold } = await server(gate);
+    await hold({ accept: "text/event-stream" });
+    expect(await elapsed(gate.quiet(20_000))).toBeLessThan(5_000);
   });
 
   it("lets a check go after its longest wait when requests never stop", async () => {

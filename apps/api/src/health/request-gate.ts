@@ -13,9 +13,14 @@ export class RequestGate {
   private waiters: Array<() => void> = [];
   private turn: Promise<void> = Promise.resolve();
 
-  /** Counts the server's requests from arrival to the end of their response (or their abort). */
+  /**
+   * Counts the server's requests from arrival to the end of their response (or their abort). An
+   * event stream (a console watching live, a thing's observation) stays open for hours: it is not a
+   * request waiting to be served, and would hold every check to one per `maxWaitMs`.
+   */
   watch(server: Server): void {
-    server.on("request", (_request, response) => {
+    server.on("request", (request, response) => {
+      if (request.headers.accept?.includes("text/event-stream")) return;
       this.inFlight++;
       response.once("close", () => {
         this.inFlight--;
