@@ -91,7 +91,7 @@ export async function runQuery(
   if (selectors.length) where.push(sql`(${sql.join(selectors, sql` OR `)})`);
   const shown = query.attrs?.length ? query.attrs.map((a) => ctx.expand(a)) : undefined;
   if (shown) where.push(sql`attrs ?| ${toPgArray(shown)}::text[]`);
-  let jsFilter: ((e: StoredEntity) => boolean) | undefined;
+  let jsFilter: JsFilter | undefined;
   // The whole condition in JS, when SQL alone answers it: counts follow writes with it (counts.ts).
   let matches = query.geo ? undefined : selectorMatcher(query.selectors, ctx);
   if (matches && shown) {
@@ -105,7 +105,11 @@ export async function runQuery(
     const translation = translate(query.q, resolved);
     if (translation.where) where.push(translation.where);
     const q = query.q;
-    if (!translation.exact) jsFilter = (e) => evaluate(q, e.attrs, resolved);
+    if (!translation.exact)
+      jsFilter = {
+        test: (e) => evaluate(q, e.attrs, resolved),
+        key: JSON.stringify(["q", q, [...resolved.values()]]),
+      };
     else if (matches) {
       const selected = matches;
       matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
@@ -127,9 +131,19 @@ export async function runQuery(
     }
   }
   const previous = jsFilter;
-  const geoFilter = (e: StoredEntity) =>
+  const inGeo = (e: StoredEntity) =>
     (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
-  return selectPage(broker, ngsi, where, previous ? (e) => previous(e) && geoFilter(e) : geoFilter, page);
+  const geoFilter: JsFilter = {
+    test: previous ? (e) => previous.test(e) && inGeo(e) : inGeo,
+    key: JSON.stringify(["geo", geo, iri, previous?.key ?? null]),
+  };
+  return selectPage(broker, ngsi, where, geoFilter, page);
+}
+
+/** A condition SQL cannot decide exactly, tested in JS; `key` names it (the same key, the same test). */
+interface JsFilter {
+  test: (e: StoredEntity) => boolean;
+  key: string;
 }
 
 /** PostGIS failing on a stored geometry (GEOS TopologyException, a parse error): SQLSTATE XX000 or 22023. */
@@ -143,18 +157,23 @@ async function selectPage(
   broker: Broker,
   ngsi: NgsiRequest,
   where: SQL[],
-  jsFilter: ((e: StoredEntity) => boolean) | undefined,
+  jsFilter: JsFilter | undefined,
   page: Page,
   /** The whole condition in JS, when SQL alone answers it: a remembered count follows writes with it. */
   matches?: EntityMatcher,
 ): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   if (jsFilter) {
-    const all = (await broker.store.select(ngsi.tenant, { where })).filter(jsFilter);
-    return {
-      entities: all.slice(page.offset, page.offset + page.limit),
-      total: all.length,
-      more: page.offset + page.limit < all.length,
-    };
+    const { entities, total } = await broker.store.selectFiltered(
+      ngsi.tenant,
+      where,
+      jsFilter.test,
+      jsFilter.key,
+      {
+        offset: page.offset,
+        limit: page.limit,
+      },
+    );
+    return { entities, total, more: page.offset + page.limit < total };
   }
   // The count and the page run side by side (two connections on PostgreSQL): the answer waits for
   // the slower one, usually the count. One row more than the page tells whether a next page exists.

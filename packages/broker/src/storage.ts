@@ -56,6 +56,9 @@ export function toPgArray(items: string[]): string {
   return `{${items.map((s) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
 }
 
+/** Ids of a JS-filtered selection kept at most (selectFiltered): 100,000 ids are a few MB. */
+const MAX_KEPT_IDS = 100_000;
+
 /** Conditions and paging of a query over one tenant's entities. */
 export interface Selection {
   where: SQL[];
@@ -86,6 +89,13 @@ export class EntityStore {
    * 100,000 entities: 4.4 s on PostgreSQL); from a remembered id a page reads its own rows only.
    */
   private readonly pageStarts = new Remembered<string>(1000);
+  /**
+   * The ids a condition decided in JS (a geo-query without PostGIS, a q that SQL cannot answer
+   * exactly) selects, by query, until the tenant's next write: the map reads a bounding box 1,000 at
+   * a time, and each page tested every candidate again (11 pages of 10,000 at a million entities:
+   * 22.6 s on PGlite). Kept only for selections of at most MAX_KEPT_IDS.
+   */
+  private readonly filtered = new Remembered<string[]>(50);
 
   /** PGlite in this process, rather than a PostgreSQL server (the two prefer different plans). */
   private readonly embedded: boolean;
@@ -278,6 +288,53 @@ export class EntityStore {
       if (n > 0 && s.limit !== undefined)
         this.pageStarts.set(`${query}@${offset + n}`, rows[0]!.writes, rows[n - 1]!.id);
     return rows.map(toEntity);
+  }
+
+  /**
+   * The entities that match `where` in SQL and then `filter` in JS, sorted by id, with how many
+   * match in all; `filterKey` names the JS condition (the same key, the same filter). What matches
+   * is remembered with the tenant's `writes`, so that the next pages only read their own rows.
+   */
+  async selectFiltered(
+    tenant: string,
+    where: SQL[],
+    filter: (e: StoredEntity) => boolean,
+    filterKey: string,
+    page: { offset: number; limit?: number },
+  ): Promise<{ entities: StoredEntity[]; total: number }> {
+    const all = sql.join([sql`tenant = ${tenant}`, ...where], sql` AND `);
+    const key = JSON.stringify([keyOf(all), filterKey]);
+    const end = page.limit === undefined ? undefined : page.offset + page.limit;
+    const kept = this.filtered.get(key);
+    if (kept) {
+      const [now] = rowsOf<{ writes: string | null }>(
+        await this.db.execute(sql`SELECT ${tenantWrites(tenant)} AS writes`),
+      );
+      if (now?.writes === kept.writes) {
+        const ids = kept.value.slice(page.offset, end);
+        const rows = ids.length
+          ? rowsOf<Row>(
+              await this.db.execute(
+                sql`SELECT ${columns} FROM broker_entities WHERE tenant = ${tenant} AND id = ANY(${toPgArray(ids)}::text[]) ORDER BY id`,
+              ),
+            )
+          : [];
+        return { entities: rows.map(toEntity), total: kept.value.length };
+      }
+    }
+    const rows = rowsOf<Row>(
+      await this.db.execute(
+        sql`SELECT ${columns}, ${tenantWrites(tenant)} AS writes FROM broker_entities WHERE ${all} ORDER BY id`,
+      ),
+    );
+    const matching = rows.map(toEntity).filter(filter);
+    if (matching.length <= MAX_KEPT_IDS)
+      this.filtered.set(
+        key,
+        rows[0]?.writes,
+        matching.map((e) => e.id),
+      );
+    return { entities: matching.slice(page.offset, end), total: matching.length };
   }
 
   /**

@@ -225,6 +225,52 @@ describe("geo-queries on the spatial index (issue 38)", () => {
     expect(await near(200000, [180, 0])).toContain("urn:ngsi-ld:Place:crossingAntimeridian");
   });
 
+  it("pages a geo-query (and a q decided in JS) as one page does, counts it, and sees a write between pages", async () => {
+    const box = square(13.3, 52.4, 0.2);
+    const page = async (offset: number, limit: number, q?: string) => {
+      const params = new URLSearchParams({
+        type: "Place",
+        georel: "within",
+        geometry: "Polygon",
+        coordinates: JSON.stringify(box),
+        limit: String(limit),
+        offset: String(offset),
+        count: "true",
+        ...(q ? { q } : {}),
+      });
+      const r = await call("GET", `/entities?${params}`);
+      expect(r.status, r.raw).toBe(200);
+      return {
+        ids: (r.body as Array<{ id: string }>).map((e) => e.id),
+        count: r.headers["ngsild-results-count"],
+      };
+    };
+    const whole = await page(0, 1000);
+    expect(whole.ids.length).toBeGreaterThan(20);
+    const pages: string[] = [];
+    for (let offset = 0; offset < whole.ids.length; offset += 7) {
+      const p = await page(offset, 7);
+      expect(p.count).toBe(String(whole.ids.length));
+      pages.push(...p.ids);
+    }
+    expect(pages).toEqual(whole.ids);
+    // A write between two pages: the next page and the count see it (nothing kept from before it).
+    const added = { type: "Point", coordinates: [13.31, 52.41] };
+    const id = "urn:ngsi-ld:Place:a.*+(between)";
+    const r = await call("POST", "/entities", {
+      id,
+      type: "Place",
+      location: { type: "GeoProperty", value: added },
+    });
+    expect(r.status, r.raw).toBe(201);
+    const after = await page(0, 1000);
+    expect(after.count).toBe(String(whole.ids.length + 1));
+    expect(after.ids).toContain(id);
+    expect((await page(whole.ids.length - 3, 7)).ids).toEqual(after.ids.slice(whole.ids.length - 3));
+    await call("DELETE", `/entities/${encodeURIComponent(id)}`);
+    expect((await page(0, 1000)).ids).toEqual(whole.ids);
+  });
+
   it("refuses empty and invalid geometries with 400, whatever bytes they carry", async () => {
     for (const [georel, geometry, coordinates] of [
       ["within", "Polygon", "[]"],
