@@ -29,6 +29,14 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   count: z.enum(["true", "false"]).optional(),
   search: z.string().optional().describe("case-insensitive part of the id or of the name"),
+  georel: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("a geo-query, with geometry and coordinates: within, intersects, near;maxDistance==…"),
+  geometry: z.string().max(50).optional(),
+  coordinates: z.string().max(100_000).optional().describe("GeoJSON coordinates as JSON text"),
+  geoproperty: z.string().max(200).optional(),
   order: z
     .enum(["name"])
     .optional()
@@ -51,6 +59,28 @@ const containing = (text: string) =>
           : c,
     )
     .join("")}.*`;
+
+/**
+ * A geo-query of the list's parameters (the map of an area): all three of georel, geometry and
+ * coordinates, or none; the broker judges the geometry itself (400 BadRequestData, passed on).
+ */
+function geoQueryOf(p: { georel?: string; geometry?: string; coordinates?: string; geoproperty?: string }) {
+  const given = [p.georel, p.geometry, p.coordinates].filter((v) => v !== undefined).length;
+  if (given === 0) return undefined;
+  let coordinates: unknown;
+  try {
+    coordinates = given === 3 ? JSON.parse(p.coordinates!) : undefined;
+  } catch {
+    coordinates = undefined;
+  }
+  if (!Array.isArray(coordinates)) throw problem(400, "entity.geoQuery");
+  return {
+    georel: p.georel!,
+    geometry: p.geometry!,
+    coordinates,
+    ...(p.geoproperty ? { geoproperty: p.geoproperty } : {}),
+  };
+}
 
 /**
  * The workspace's entities, proxied to its broker through the one NGSI-LD client: tenant,
@@ -89,10 +119,13 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
     },
     async (request, reply) => {
       const { workspaceId } = request.params;
-      const { search, attrs, count, typeId, order, ...rest } = request.query;
+      const { search, attrs, count, typeId, order, georel, geometry, coordinates, geoproperty, ...rest } =
+        request.query;
+      const geoQ = geoQueryOf({ georel, geometry, coordinates, geoproperty });
       const data = await workspaceData(records, config, workspaceId, request);
       const query: EntityQuery = {
         ...rest,
+        ...(geoQ ? { geoQ } : {}),
         ...(typeId ? { type: String((await data.typeById(typeId)).name) } : {}),
         ...(attrs && !order ? { attrs: attrs.split(",").filter(Boolean) } : {}),
       };

@@ -178,6 +178,8 @@ export const en = {
   "entity.targetUrn": "must be the URN of the target entity",
   "entity.geometry": "must be a GeoJSON geometry {type, coordinates}",
   "entity.dateTime": "must be an ISO 8601 date-time",
+  "entity.geoQuery":
+    "A geo-query needs georel, geometry and coordinates together; coordinates as JSON, such as [[[2.2,48.8],[2.4,48.8],[2.4,48.9],[2.2,48.8]]].",
   "entity.noValue": "has no value",
   "entity.typeName": "is required: letters, digits, - and _ (at most 50)",
   "entity.idUri": "must be a URI such as urn:ngsi-ld:Building:001",

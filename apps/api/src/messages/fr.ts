@@ -180,6 +180,8 @@ export const fr: Record<MessageCode, string> = {
   "entity.targetUrn": "doit être l’URN de l’entité cible",
   "entity.geometry": "doit être une géométrie GeoJSON {type, coordinates}",
   "entity.dateTime": "doit être une date et heure ISO 8601",
+  "entity.geoQuery":
+    "Une requête géographique demande georel, geometry et coordinates ensemble ; coordinates en JSON, par exemple [[[2.2,48.8],[2.4,48.8],[2.4,48.9],[2.2,48.8]]].",
   "entity.noValue": "n’a pas de valeur",
   "entity.typeName": "est requis : lettres, chiffres, - et _ (50 au plus)",
   "entity.idUri": "doit être une URI comme urn:ngsi-ld:Building:001",

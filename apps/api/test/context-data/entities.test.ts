@@ -118,6 +118,65 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     expect(empty.body).toEqual([]);
   });
 
+  it("lists the entities of an area (the map's geo-query), counts them, and refuses a partial or broken one with a sentence", async () => {
+    const { api } = ctx;
+    const own = await ctx.another();
+    const at = (n: number, lon: number, lat: number) =>
+      building(`urn:ngsi-ld:Building:geo${n}`, {
+        location: { type: "GeoProperty", value: { type: "Point", coordinates: [lon, lat] } },
+      });
+    for (const [n, lon, lat] of [
+      [1, 2.35, 48.85],
+      [2, 2.3, 48.87],
+      [3, 5.37, 43.3],
+    ] as const)
+      expect((await api("POST", `${own.path}/entities`, at(n, lon, lat))).status).toBe(201);
+    const paris = [
+      [
+        [2.2, 48.8],
+        [2.45, 48.8],
+        [2.45, 48.92],
+        [2.2, 48.92],
+        [2.2, 48.8],
+      ],
+    ];
+    const area = new URLSearchParams({
+      type: "Building",
+      georel: "intersects",
+      geometry: "Polygon",
+      coordinates: JSON.stringify(paris),
+      count: "true",
+    });
+    const inParis = await api("GET", `${own.path}/entities?${area}`);
+    expect(inParis.status, JSON.stringify(inParis.body)).toBe(200);
+    expect(inParis.headers["x-total-count"]).toBe("2");
+    expect(inParis.body.map((e: { id: string }) => e.id).sort()).toEqual([
+      "urn:ngsi-ld:Building:geo1",
+      "urn:ngsi-ld:Building:geo2",
+    ]);
+    for (const broken of [
+      { georel: "intersects", geometry: "Polygon" },
+      { georel: "intersects", geometry: "Polygon", coordinates: ".*+?(|\\" },
+      { georel: "within", geometry: "Polygon", coordinates: "{}" },
+    ]) {
+      const r = await api(
+        "GET",
+        `${own.path}/entities?${new URLSearchParams({ type: "Building", ...broken })}`,
+      );
+      expect(r.status, JSON.stringify(broken)).toBe(400);
+      expect(r.headers["content-type"]).toContain("application/problem+json");
+      expect(r.body.detail).toContain("georel, geometry and coordinates");
+    }
+    // A geometry the broker refuses (an open ring): its 400, not a 500.
+    const open = new URLSearchParams({
+      type: "Building",
+      georel: "within",
+      geometry: "Polygon",
+      coordinates: "[[[0,0],[1,0],[1,1]]]",
+    });
+    expect((await api("GET", `${own.path}/entities?${open}`)).status).toBe(400);
+  });
+
   it("lists every entity in name order across pages, those without a name too, as another client made them", async () => {
     const own = await ctx.another();
     const tenant = String(own.workspace.contextBrokerTenant);
