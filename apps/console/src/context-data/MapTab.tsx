@@ -4,8 +4,8 @@ import "leaflet/dist/leaflet.css";
 import "leaflet.markercluster/dist/MarkerCluster.css";
 import "leaflet.markercluster/dist/MarkerCluster.Default.css";
 import L from "leaflet";
-import { useEffect, useMemo } from "react";
-import { Alert, Card, Spinner } from "react-bootstrap";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Alert, Button, Card, Spinner } from "react-bootstrap";
 import { MapContainer, Polygon, Polyline, TileLayer, useMap } from "react-leaflet";
 import { useNavigate } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -21,6 +21,7 @@ import {
   MAP_CAP,
   PARIS,
   shapesOf,
+  type MapArea,
   type MapShapes,
 } from "./mapData.ts";
 
@@ -43,6 +44,12 @@ function ClusteredPoints({ points, onOpen }: { points: MapShapes["points"]; onOp
       map.removeLayer(group);
     };
   }, [map, points, onOpen]);
+  return null;
+}
+
+/** Hands the Leaflet map to the tab, whose buttons (outside the map) read the area shown. */
+function MapHandle({ into }: { into: { current: L.Map | undefined } }) {
+  into.current = useMap();
   return null;
 }
 
@@ -89,13 +96,25 @@ export default function MapTab({
     () => (type ? geoProperties(properties, type.id).map((p) => p.name) : []),
     [properties, type],
   );
+  // More entities than the map holds: the user zooms to an area and asks for its entities.
+  const [area, setArea] = useState<MapArea>();
+  const map = useRef<L.Map | undefined>(undefined);
   const data = useQuery({
-    queryKey: [...entityKeys.all(workspaceId), "map", type?.name, geoNames],
-    queryFn: () => loadMapEntities(workspaceId, type!.name, geoNames),
+    queryKey: [...entityKeys.all(workspaceId), "map", type?.name, geoNames, area],
+    queryFn: () => loadMapEntities(workspaceId, type!.name, geoNames, area),
     enabled: !!type && geoNames.length > 0,
   });
   const shapes = useMemo(() => shapesOf(data.data?.entities ?? [], geoNames), [data.data, geoNames]);
-  const extent = useMemo(() => extentOf(shapes), [shapes]);
+  // An area keeps the view the user chose; the whole type is fitted.
+  const extent = useMemo(() => (area ? undefined : extentOf(shapes)), [shapes, area]);
+  const searchArea = () => {
+    const bounds = map.current?.getBounds();
+    if (bounds)
+      setArea([
+        [bounds.getSouth(), bounds.getWest()],
+        [bounds.getNorth(), bounds.getEast()],
+      ]);
+  };
   const open = useMemo(
     () => (id: string) => navigate(entityHref(workspaceId, type?.id, id, "entities")),
     [navigate, workspaceId, type?.id],
@@ -117,10 +136,27 @@ export default function MapTab({
         {data.isFetching && (
           <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
         )}
+        {data.data && area && (
+          <Alert variant="info" className="small py-2">
+            {t("map.inArea", { shown: data.data.entities.length, total: data.data.total })}
+          </Alert>
+        )}
         {data.data?.capped && (
           <Alert variant="warning" className="small py-2">
             {t("map.capped", { shown: MAP_CAP, total: data.data.total })}
           </Alert>
+        )}
+        {(data.data?.capped || area) && (
+          <div className="d-flex flex-wrap gap-2 mb-2">
+            <Button size="sm" variant="outline-primary" onClick={searchArea}>
+              {t("map.searchArea")}
+            </Button>
+            {area && (
+              <Button size="sm" variant="outline-secondary" onClick={() => setArea(undefined)}>
+                {t("map.wholeType")}
+              </Button>
+            )}
+          </div>
         )}
         <div style={{ height: "60vh" }} role="region" aria-label={t("map.region", { type: type.name })}>
           <MapContainer
@@ -136,6 +172,7 @@ export default function MapTab({
                 attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
               />
             )}
+            <MapHandle into={map} />
             <FitShapes extent={extent} />
             <ClusteredPoints points={shapes.points} onOpen={open} />
             {shapes.polygons.map((path, i) => (

@@ -22,13 +22,48 @@ export interface MapShapes {
 export const geoProperties = (properties: PropertyRecord[], typeId: string) =>
   topLevelProperties(properties, typeId).filter((p) => p.ngsiLdType === "GeoProperty");
 
-/** Reads the entities page by page with only the geo attributes and the name; `capped` when more remain. */
-export async function loadMapEntities(ws: string, typeName: string, geoNames: string[]) {
+/** An area of the map: its south-west and north-east corners, [lat, lon] as Leaflet gives them. */
+export type MapArea = [LatLngTuple, LatLngTuple];
+
+const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
+
+/**
+ * The NGSI-LD geo-query of the entities in an area (a bounding box as a GeoJSON Polygon, [lon,
+ * lat]), on the type's `location` if it has one, else its first geo property. A map zoomed out
+ * past the world's edges asks for the world.
+ */
+export function areaQuery(area: MapArea, geoNames: string[]): Record<string, string> {
+  const [[south, west], [north, east]] = area;
+  const s = clamp(south, -90, 90);
+  const n = clamp(north, -90, 90);
+  const w = east - west >= 360 ? -180 : clamp(west, -180, 180);
+  const e = east - west >= 360 ? 180 : clamp(east, -180, 180);
+  const ring = [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+    [w, s],
+  ];
+  return {
+    georel: "intersects",
+    geometry: "Polygon",
+    coordinates: JSON.stringify([ring]),
+    geoproperty: geoNames.includes("location") ? "location" : geoNames[0]!,
+  };
+}
+
+/**
+ * Reads the entities page by page with only the geo attributes and the name, of the whole type or
+ * of an area; `capped` when more remain.
+ */
+export async function loadMapEntities(ws: string, typeName: string, geoNames: string[], area?: MapArea) {
   const entities: Entity[] = [];
   let total: number | undefined;
   for (let offset = 0; offset < MAP_CAP; offset += MAP_PAGE) {
     const page = await fetchEntities(ws, {
       type: typeName,
+      ...(area ? areaQuery(area, geoNames) : {}),
       attrs: [...geoNames, "name"].join(","),
       limit: String(MAP_PAGE),
       offset: String(offset),
