@@ -11,7 +11,8 @@
  * throwaway local server), BENCH_RECORDS (default 10000), BENCH_DRIVERS (default
  * "pglite,postgresql"), BENCH_TIME_LIMIT_SECONDS (default 900), BENCH_WARM_UP (default 6000),
  * BENCH_TRAIL_AA=1 (the trail pair with the trail off on both sides: the measure's own noise),
- * BENCH_GROWTH_STEPS (default "1000,10000,100000"; "10,40" in a smoke run).
+ * BENCH_GROWTH_STEPS (default "1000,10000,100000"; "10,40" in a smoke run), BENCH_CONCURRENCY (32;
+ * 8 compares with the runs before issue 38).
  *
  * Clients: CONCURRENCY requests in flight (32 since issue 38, 8 before): a console of a data space
  * has tens of operators and scripts at once, and the API gathers the creates that arrive together
@@ -36,7 +37,7 @@ import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResul
 import { growth, growthLine, type Growth } from "./lib/growth.ts";
 
 const N = Number(process.env.BENCH_RECORDS ?? sized(10_000, 50));
-const CONCURRENCY = 32;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const LIST_REPEATS = sized(20, 3);
 const BATCH_ROWS = 500;
 const CHUNK = 1_000;
