@@ -124,8 +124,7 @@ function withEmptyLists(kind: KindDefinition, data: Data): Data {
 
 /**
  * A record as a list shows it, built by the database: its id, its data, and the workspace it is in
- * (hasWorkspace) for the kinds that live in one (the platform's records have none). The same as
- * the trigger of migration 0026 keeps in `list_item`.
+ * (hasWorkspace) for the kinds that live in one (the platform's records have none).
  */
 const listItemOf = (id: SQLWrapper, data: SQLWrapper, workspaceId: SQLWrapper) =>
   sql`jsonb_build_object('id', ${id}) || ${data} || CASE WHEN ${workspaceId} <> '' THEN jsonb_build_object('hasWorkspace', ${workspaceId}) ELSE '{}'::jsonb END`;
@@ -166,10 +165,9 @@ function preparedStatements(db: Database) {
     // nobody (the trail off, the demo data) has no event.
     insertBatch: db._.session.prepareQuery(
       new PgDialect().sqlToQuery(sql`
-        INSERT INTO records (id, kind, workspace_id, name, data, secrets, version, created_event, created_by, list_item)
+        INSERT INTO records (id, kind, workspace_id, name, data, secrets, version, created_event, created_by)
         SELECT id, kind, "workspaceId", name, data, secrets, 1,
-               CASE WHEN event IS NOT NULL THEN nextval('audit_events_id_seq') END, event,
-               (${listItemOf(sql`id`, sql`data`, sql`"workspaceId"`)})::text
+               CASE WHEN event IS NOT NULL THEN nextval('audit_events_id_seq') END, event
           FROM ROWS FROM (jsonb_to_recordset(${p("rows")}::jsonb) AS (
             id text, kind text, "workspaceId" text, name text, data jsonb, secrets jsonb, event jsonb))
           WITH ORDINALITY AS g ORDER BY g.ordinality`),
@@ -280,10 +278,10 @@ export class Records {
    */
   async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<string> {
     if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId, where));
-    // Each record's text as kept by the database (migration 0026), joined by the database too: one
+    // Each record's text built by the database, joined by the database too: one
     // value to receive instead of a row per record to parse and map (half of a 100-record list's
     // time on PGlite went in reading rows). A record a workspace holds carries it as hasWorkspace.
-    const item = sql`coalesce(list_item, (${listItemOf(records.id, records.data, records.workspaceId)})::text)`;
+    const item = sql`(${listItemOf(records.id, records.data, records.workspaceId)})::text`;
     // Kept while no record changes (ListCache): a list asked again costs one read of the version.
     return this.lists.get(JSON.stringify([kind.kind, workspaceId ?? "", where]), async () => {
       const [list] = await this.db

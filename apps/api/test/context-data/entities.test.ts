@@ -154,11 +154,12 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
       "urn:ngsi-ld:Building:geo1",
       "urn:ngsi-ld:Building:geo2",
     ]);
-    for (const broken of [
+    const brokenQueries: Array<Record<string, string>> = [
       { georel: "intersects", geometry: "Polygon" },
       { georel: "intersects", geometry: "Polygon", coordinates: ".*+?(|\\" },
       { georel: "within", geometry: "Polygon", coordinates: "{}" },
-    ]) {
+    ];
+    for (const broken of brokenQueries) {
       const r = await api(
         "GET",
         `${own.path}/entities?${new URLSearchParams({ type: "Building", ...broken })}`,
