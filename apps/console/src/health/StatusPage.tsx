@@ -6,7 +6,7 @@ import { kindsByName } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
-import { PAGE } from "../resources/RecordTable.tsx";
+import { PAGE, ShowMore } from "../resources/RecordTable.tsx";
 import { kindRoute } from "../routes.ts";
 import {
   refreshMs,
@@ -153,15 +153,7 @@ export default function StatusPage() {
                 })}
               </tbody>
             </Table>
-            {components.length > limit && (
-              <button
-                type="button"
-                className="btn btn-outline-secondary btn-sm"
-                onClick={() => setLimit(limit + PAGE)}
-              >
-                {t("common.showMore", { shown: limit, total: components.length })}
-              </button>
-            )}
+            <ShowMore limit={limit} total={components.length} onMore={() => setLimit(limit + PAGE)} />
           </>
         )}
       </Card.Body>

@@ -208,15 +208,28 @@ export function RecordTable({
       {needle && shown.length === 0 && (
         <p className="small text-body-secondary mt-2 mb-0">{t("common.noMatch")}</p>
       )}
-      {shown.length > limit && (
-        <button
-          type="button"
-          className="btn btn-outline-secondary btn-sm mt-2"
-          onClick={() => setLimit(limit + PAGE)}
-        >
-          {t("common.showMore", { shown: limit, total: shown.length })}
-        </button>
-      )}
+      <ShowMore limit={limit} total={shown.length} onMore={() => setLimit(limit + PAGE)} className="mt-2" />
     </>
+  );
+}
+
+/** "Show more" under a list drawn PAGE rows at a time: nothing once every row is shown. */
+export function ShowMore({
+  limit,
+  total,
+  onMore,
+  className = "",
+}: {
+  limit: number;
+  total: number;
+  onMore: () => void;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  if (total <= limit) return null;
+  return (
+    <button type="button" className={`btn btn-outline-secondary btn-sm ${className}`.trim()} onClick={onMore}>
+      {t("common.showMore", { shown: limit, total })}
+    </button>
   );
 }
