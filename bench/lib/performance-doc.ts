@@ -61,7 +61,8 @@ export function runsTable(results: ResultsFile[]): string {
     lines.push(
       row([
         cell(bench),
-        typeof data?.date === "string" ? cell(data.date.replace("T", " ").replace(/\.\d+Z$/, "")) : "-",
+        (typeof data?.date === "string" ? cell(data.date.replace("T", " ").replace(/\.\d+Z$/, "")) : "-") +
+          (Number.isInteger(data?.repeat?.runs) ? `, median of ${data.repeat.runs} runs` : ", one run"),
         typeof data?.node === "string" ? cell(data.node) : "-",
         typeof data?.cpus === "string" ? cell(data.cpus) : "-",
         Number.isFinite(load?.before) && Number.isFinite(load?.after)

@@ -95,13 +95,13 @@ describe("bench/plot: docs/performance.md and its plots from bench/results", () 
     expect(doc).not.toContain("old runs");
 
     expect(doc).toContain(
-      "| broker | 2026-01-02 03:04:05 | v20.20.2 | 2 x Test CPU | 0.5 → 0.75 | `npx tsx bench/broker.ts` |",
+      "| broker | 2026-01-02 03:04:05, one run | v20.20.2 | 2 x Test CPU | 0.5 → 0.75 | `npx tsx bench/broker.ts` |",
     );
     expect(doc).toContain(
-      "| console | 2026-01-02 06:00:00 | v20.20.2 | - | - | `npx tsx bench/console.ts` |",
+      "| console | 2026-01-02 06:00:00, median of 3 runs | v20.20.2 | - | - | `npx tsx bench/console.ts` |",
     );
     expect(doc).toContain(
-      "| city | 2026-01-02 05:00:00 | v20.20.2 | 2 x Test CPU | 1 → 1 | `npx tsx bench/city.ts` |",
+      "| city | 2026-01-02 05:00:00, one run | v20.20.2 | 2 x Test CPU | 1 → 1 | `npx tsx bench/city.ts` |",
     );
 
     expect(doc).toContain(
