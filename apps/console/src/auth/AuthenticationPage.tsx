@@ -1,5 +1,5 @@
 import { useLocation, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useSignInStatus } from "./identityManager.ts";
 import { loginUrl } from "../session.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
