@@ -21,9 +21,11 @@ import { loadConfig } from "../apps/api/src/config.ts";
 import { openStorage } from "../apps/api/src/storage/database.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { withoutBackgroundChecks } from "./lib/api.ts";
+import { loadAverage } from "./lib/report.ts";
 import { smoke, sized } from "./lib/smoke.ts";
 
 const root = resolve(import.meta.dirname, "..");
+const LOAD_BEFORE = loadAverage();
 const BROKERS = sized(1_000, 30);
 const RUNS = sized(5, 1);
 
@@ -140,6 +142,8 @@ try {
   const result = {
     date: new Date().toISOString(),
     node: process.version,
+    // The machine's load (1-minute average) as the run began and ended: the sign-in's time is wall-clock.
+    loadAverage: { before: LOAD_BEFORE, after: loadAverage() },
     brokers: BROKERS,
     firstScreenGzipKB: {
       js: kB(firstScreen.js),
@@ -156,7 +160,9 @@ try {
       signInToListUnder500Ms: median < 500,
     },
   };
-  console.log(`\nconsole bench (${BROKERS} context brokers, Chromium, median of ${RUNS})`);
+  console.log(
+    `\nconsole bench (${BROKERS} context brokers, Chromium, median of ${RUNS}; load ${result.loadAverage.before} -> ${result.loadAverage.after})`,
+  );
   console.log(
     `  first screen, gzipped: JS ${result.firstScreenGzipKB.js} kB + CSS ${result.firstScreenGzipKB.css} kB = ${result.firstScreenGzipKB.total} kB (goal: JS under 130 kB: ${result.goals.firstScreenJsUnder130KB ? "met" : "NOT met"})`,
   );
