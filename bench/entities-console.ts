@@ -47,6 +47,15 @@ const TIME_LIMIT_S = Number(process.env.BENCH_TIME_LIMIT_SECONDS ?? 900);
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
 
+/** The page's requests, from navigation start (ms). A string: tsx would name the arrows. */
+const waterfallInPage = `(() => {
+  const lines = ["  requests (ms from navigation start: queued, sent, first byte, end):"];
+  for (const r of performance.getEntriesByType("resource"))
+    lines.push("    " + [r.startTime, r.requestStart, r.responseStart, r.responseEnd].map((n) => String(Math.round(n)).padStart(5)).join(" ") +
+      "  " + r.name.replace(location.origin, "").slice(0, 110));
+  return lines.join("\\n");
+})()`;
+
 async function main(): Promise<number> {
   if (!process.env.BENCH_SKIP_BUILD) {
     log("building the console...");
@@ -184,6 +193,9 @@ async function main(): Promise<number> {
           listResponseEnd: list?.responseEnd ?? NaN,
         };
       });
+      // The last run's requests: queued (start), sent (request), first byte (response), end; a
+      // request waits for one of the browser's six connections to the server between the first two.
+      if (run === RUNS - 1) log(await tab.evaluate(waterfallInPage));
       domContentLoaded.push(timing.domContentLoaded);
       listStart.push(timing.listRequestStart);
       listEnd.push(timing.listResponseEnd);

@@ -82,8 +82,13 @@ export function startEarly(viewCode: readonly string[] = []): void {
     early.set(url, { response, at: Date.now() });
   };
   const workspaceId = workspaceAt(address.pathname);
+  const firstPage = workspaceId && firstPageAt(new URLSearchParams(address.search));
+  // The entities tab's first page before the view's code: the browser sends six requests to the
+  // server at a time, and the list's request waited for the code's files to come back first
+  // (bench/entities-console's waterfall: queued at 61 ms, sent at 208 ms; now sent when queued).
+  if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
   if (workspaceId) {
-    // The code first: the server sends a file at once but may take a while over a long list, and
+    // Then the code: the server sends a file at once but may take a while over a long list, and
     // the browser evaluates the code while the data is on its way.
     for (const href of viewCode) {
       // Vite's import of the view finds the stylesheet there and does not load it again.
@@ -92,8 +97,6 @@ export function startEarly(viewCode: readonly string[] = []): void {
       link.href = href;
       document.head.append(link);
     }
-    const firstPage = firstPageAt(new URLSearchParams(address.search));
-    if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
     ask(`/api/workspace/${workspaceId}/types`);
     // The chart's arrows only (queries.ts `chartProperties`): a model's properties run to megabytes.
     ask(`/api/workspace/${workspaceId}/properties?ngsiLdType=Relationship`);

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import i18n from "i18next";
+import i18n from "../src/i18n/index.ts";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { TopBar } from "../src/app/TopBar.tsx";
 import ActivityPage from "../src/audit/ActivityPage.tsx";

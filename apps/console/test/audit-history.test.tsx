@@ -1,5 +1,5 @@
 import { screen, within } from "@testing-library/react";
-import i18n from "i18next";
+import i18n from "../src/i18n/index.ts";
 import { describe, expect, it } from "vitest";
 import { contextBrokers } from "@orrery/model";
 import { ShowPage } from "../src/resources/ShowPage.tsx";

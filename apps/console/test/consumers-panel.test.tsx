@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ConsumersPanel } from "../src/data-access/ConsumersPanel.tsx";
-import i18n from "i18next";
+import i18n from "../src/i18n/index.ts";
 import { allow, mockApi, renderAt, sent, settled } from "./support.tsx";
 
 const workspace = { id: "urn:ngsi-ld:Workspace:shop", name: "Shop" };

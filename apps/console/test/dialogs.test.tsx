@@ -129,7 +129,7 @@ describe("language", () => {
 
   it("starts in the stored language after a reload", async () => {
     localStorage.setItem("orrery.language", "fr");
-    vi.resetModules(); // the console's modules load again, as on a page reload (i18next stays one instance)
+    vi.resetModules(); // the console's modules load again, as on a page reload (the translator is a new one)
     const reloaded = (await import("../src/i18n/index.ts")).default;
     expect(reloaded.language).toBe("fr");
     expect(reloaded.t("kinds.context-brokers.many")).toBe("Courtiers de contexte");

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { odrlOf } from "@orrery/model/odrl";
-import i18n from "i18next";
+import i18n from "../src/i18n/index.ts";
 import { Toasts } from "../src/app/Toasts.tsx";
 import PoliciesScreen from "../src/fdsc/PoliciesScreen.tsx";
 import { policyTitle } from "../src/fdsc/PolicyStatement.tsx";

@@ -3,7 +3,13 @@ import { describe, expect, it, vi } from "vitest";
 import { Allowed } from "../src/app/Allowed.tsx";
 import { TopBar } from "../src/app/TopBar.tsx";
 import { AuthenticationPage } from "../src/auth/AuthenticationPage.tsx";
+import { preloadScreenAt } from "../src/app/screens.tsx";
 import { admin, allow, mockApi, renderAt, sent, settled } from "./support.tsx";
+
+vi.mock("../src/app/screens.tsx", async (original) => ({
+  ...(await original<typeof import("../src/app/screens.tsx")>()),
+  preloadScreenAt: vi.fn(async () => undefined),
+}));
 
 describe("signing in and out with an identity manager that keeps its own session", () => {
   it("says on the sign-in page why signing in cannot work, when the server found its settings wrong", async () => {
@@ -28,6 +34,18 @@ describe("signing in and out with an identity manager that keeps its own session
     const again = renderAt("/authentication", "*", <AuthenticationPage />);
     await settled(again.client);
     expect(screen.queryByTestId("sign-in-problem")).toBeNull();
+  });
+
+  it("loads the code of the page it returns to while the user signs in", async () => {
+    mockApi();
+    sessionStorage.setItem("orrery.returnTo", "/context-brokers?page=2");
+    const { client } = renderAt("/authentication", "*", <AuthenticationPage />);
+    await settled(client);
+    expect(preloadScreenAt).toHaveBeenCalledWith("/context-brokers");
+    sessionStorage.clear();
+    vi.mocked(preloadScreenAt).mockClear();
+    renderAt("/authentication", "*", <AuthenticationPage />);
+    expect(preloadScreenAt).toHaveBeenCalledWith("/workspaces");
   });
 
   it("asks the identity manager for its pages in the console's language", async () => {

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import i18n from "i18next";
+import i18n from "../src/i18n/index.ts";
 import { describe, expect, it, vi } from "vitest";
 import { tickFormats } from "../src/context-data/TemporalChart.tsx";
 import { numericSeries, sortedValues } from "../src/context-data/temporal.ts";

@@ -157,7 +157,7 @@ describe("switching language", () => {
   it("shows every registered area in the new language, and an area registered later too", async () => {
     // test/setup.ts registered every area, in English.
     await i18n.changeLanguage("fr");
-    const wrong = [...enKeys].filter((key) => i18n.getResource("fr", "translation", key) !== leaf(fr, key));
+    const wrong = [...enKeys].filter((key) => i18n.getResource("fr", key) !== leaf(fr, key));
     expect(wrong).toEqual([]);
 
     await addArea(

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { KindDefinition } from "@orrery/model";
 import { useSignInStatus, useSignOut } from "../auth/identityManager.ts";
 import { usePermissions, useCan } from "../permissions.ts";

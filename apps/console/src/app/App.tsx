@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 import { useIsMutating } from "@tanstack/react-query";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { allKinds, properties, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
 import { CallbackPage } from "../auth/CallbackPage.tsx";

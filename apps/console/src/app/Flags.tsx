@@ -1,5 +1,4 @@
-import { useTranslation } from "react-i18next";
-import { setLanguage, type Language } from "../i18n/index.ts";
+import { setLanguage, useTranslation, type Language } from "../i18n/index.ts";
 
 /** Flags drawn inline: emoji flags do not render on many Linux and Windows fonts. */
 const flags: Record<Language, React.ReactNode> = {

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import {
   brokerClients,
   contextBrokers,

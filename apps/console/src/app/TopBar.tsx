@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { platformKinds } from "@orrery/model";
 import { useCan, useConsoleConfig } from "../permissions.ts";
 import { kindRoute, routeTo } from "../routes.ts";

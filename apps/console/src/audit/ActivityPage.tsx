@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { allKinds, auditActions, workspaces } from "@orrery/model";
 import { LogToolbar, useLogExport } from "../app/LogToolbar.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

@@ -1,5 +1,5 @@
 import { Table } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { kindsByName } from "@orrery/model";
 import { labelOf } from "../resources/fieldLabel.ts";
 import type { AuditEvent } from "./auditApi.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Card, ListGroup, Spinner } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { useAuditPage } from "./auditApi.ts";

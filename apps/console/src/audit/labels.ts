@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n/index.ts";
 
 /** Each action's words (the keys written out, so that the catalogue test sees them used). */
 const actionKeys: Record<string, string> = {

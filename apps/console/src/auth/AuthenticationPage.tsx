@@ -1,9 +1,12 @@
+import { useEffect } from "react";
 import { useLocation, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useSignInStatus } from "./identityManager.ts";
 import { loginUrl } from "../session.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
 import { Alert } from "../app/bootstrapMarkup.tsx";
+import { preloadScreenAt } from "../app/screens.tsx";
+import { routeTo } from "../routes.ts";
 
 /** authentication: the continue link to the identity manager, and why the user is here. */
 export function AuthenticationPage() {
@@ -14,6 +17,14 @@ export function AuthenticationPage() {
   const redirected = (location.state as { from?: string } | null)?.from;
   const signInProblem = useSignInStatus().data?.signInProblem;
   usePageTitle([t("auth.title")]);
+  // The code of the screen that the sign-in returns to (CallbackPage) loads while the user signs
+  // in: the way back is a new page, which finds it in the browser's cache instead of asking the
+  // server for it beside the start-up's calls (bench/console).
+  useEffect(() => {
+    const back = sessionStorage.getItem("orrery.returnTo");
+    const to = back?.startsWith("/") ? back : routeTo("workspaces.index");
+    preloadScreenAt(new URL(to, window.location.origin).pathname).catch(() => undefined);
+  }, []);
   return (
     <div className="d-flex justify-content-center pt-5">
       <div className="card" style={{ maxWidth: "28rem", width: "100%" }}>

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Alert } from "../app/bootstrapMarkup.tsx";
 import { preloadScreenAt } from "../app/screens.tsx";
 import { routeTo } from "../routes.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { setUnauthorizedHandler } from "../api.ts";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { loginUrl, setSession } from "../session.ts";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Button } from "react-bootstrap";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { brokerClients, itemPath } from "@orrery/model";
 import { call } from "../api.ts";
 import { notify } from "../app/Toasts.tsx";

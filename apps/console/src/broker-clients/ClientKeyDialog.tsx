@@ -1,5 +1,5 @@
 import { Alert, Button, Modal } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { CopyButton } from "../resources/CopyButton.tsx";
 import { curlExample } from "./curlExample.ts";
 import "texts:broker-clients";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Button, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ApiError, call, get } from "../api.ts";
 import { TrashIcon } from "../app/icons.tsx";
 import { notify } from "../app/Toasts.tsx";

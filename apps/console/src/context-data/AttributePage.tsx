@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { TrashIcon } from "../app/icons.tsx";
 import { useConfirmedDelete } from "../errors/Dialogs.tsx";

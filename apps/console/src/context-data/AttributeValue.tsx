@@ -1,5 +1,5 @@
 import { Link, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { contentOf, isAttributeKind } from "@orrery/model";
 import {
   compactJson,

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Spinner, Tab, Tabs } from "react-bootstrap";
 import { useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useDataModel } from "./entityQueries.ts";
 import { EntitiesTab } from "./EntitiesTab.tsx";

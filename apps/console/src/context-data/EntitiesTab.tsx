@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Alert, Button, Card, Form, InputGroup, Pagination, Spinner, Table } from "react-bootstrap";
 import { Link, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { routeTo } from "../routes.ts";

@@ -1,6 +1,6 @@
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { TrashIcon } from "../app/icons.tsx";
 import { useConfirmedDelete } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

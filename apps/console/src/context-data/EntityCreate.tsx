@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Card, Form, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useFailureDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";

@@ -1,7 +1,7 @@
 import type { ImportReport } from "@orrery/model";
 import { useState } from "react";
 import { Alert, Button, Form, Modal, ProgressBar, Tab, Table, Tabs } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Alert, Button, Card, Spinner } from "react-bootstrap";
 import { MapContainer, Polygon, Polyline, TileLayer, useMap } from "react-leaflet";
 import { useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import type { PropertyRecord, TypeRecord } from "./entityModel.ts";

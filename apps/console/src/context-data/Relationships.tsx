@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Card, Nav, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useQueries } from "@tanstack/react-query";
 import { ApiError, get } from "../api.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { workspaces } from "@orrery/model";
 import { call, get } from "../api.ts";

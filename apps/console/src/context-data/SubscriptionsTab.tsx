@@ -1,6 +1,6 @@
 import { Alert, Badge, Card, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useQuery } from "@tanstack/react-query";
 import { isLiveSubscription } from "@orrery/model";
 import { get } from "../api.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Form, Modal } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useMutation } from "@tanstack/react-query";
 import { MessageDialog } from "../errors/Dialogs.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Form, Modal } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useMutation } from "@tanstack/react-query";
 import { ApiError } from "../api.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

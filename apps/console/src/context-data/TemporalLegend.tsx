@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /**
  * The chart's legend, in the page (the chart's canvas says nothing to a screen reader): its line of

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from "react";
 import { Alert, Badge, Button, Card, Col, Form, Row, Spinner, Table } from "react-bootstrap";
 import { Link, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { temporalServices } from "@orrery/model";
 import { get } from "../api.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Form, InputGroup } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { geoTypes } from "@orrery/model";
 import { jsonError, type ValueDraft } from "./attributeDraft.ts";
 import { nameOf, type PropertyRecord, type TypeRecord } from "./entityModel.ts";

@@ -1,5 +1,5 @@
 import { useParams, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { workspaces } from "@orrery/model";
 import { useItem } from "../resources/queries.ts";
 import { routeTo } from "../routes.ts";

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { useEffect, useState } from "react";
 import { Badge } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { authorization, entityKeys } from "./entityQueries.ts";
 
 /** How often a screen refreshes itself when the broker cannot tell the API of changes. */

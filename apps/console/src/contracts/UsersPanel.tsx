@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { Alert, Button, Form, InputGroup, Spinner, Table } from "react-bootstrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { contractDetails } from "@orrery/model";
 import { ApiError, call } from "../api.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { contractDetails, contracts, properties, type KindDefinition } from "@orrery/model";
 import { useItem, useList, type Item } from "../resources/queries.ts";

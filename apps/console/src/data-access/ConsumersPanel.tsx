@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { Badge, Button, Card, Spinner, Table } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import type { Item } from "../resources/queries.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { DecisionsLog } from "./DecisionsLog.tsx";
 import { decisionsPath } from "./dataAccessApi.ts";
 import "texts:data-access";

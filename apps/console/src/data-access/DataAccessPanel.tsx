@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Card } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useCan } from "../permissions.ts";
 import type { Item } from "../resources/queries.ts";
 import { DecisionsLog } from "./DecisionsLog.tsx";

@@ -1,7 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Badge, Button, Col, Form, Row, Spinner, Table } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import { LogToolbar, useLogExport } from "../app/LogToolbar.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import {

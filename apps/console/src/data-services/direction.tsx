@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /** Which way data services of a type go: demand and offer, demand only, offer only, or neither. */
 export type Direction = "both" | "demand" | "offer" | "neither";

@@ -1,5 +1,5 @@
 import { Spinner } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { DeleteCheck } from "../resources/deleteCheck.ts";
 import { Blockers } from "./Blockers.tsx";

@@ -1,5 +1,5 @@
 import { Button, Modal } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { ConfirmDialogProps, MessageDialogProps } from "./dialogProps.ts";
 
 /**

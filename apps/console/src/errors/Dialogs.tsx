@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import type { ConfirmDialogProps, MessageDialogProps } from "./dialogProps.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 // The modals (react-bootstrap's Modal, its transitions and focus management) load with the first
 // dialog opened: every screen has dialogs (the session's expiry), few open one.

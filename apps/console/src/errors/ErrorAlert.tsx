@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ApiError } from "../api.ts";
 import { Alert } from "../app/bootstrapMarkup.tsx";
 import { Blockers, type Blocker } from "./Blockers.tsx";

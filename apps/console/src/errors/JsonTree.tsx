@@ -1,5 +1,5 @@
 import { lazy, Suspense, type JSX } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 const JsonView = lazy(() => import("@uiw/react-json-view"));
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Alert, Button, Card, Col, Form, Row } from "react-bootstrap";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { services } from "@orrery/model";
 import { ApiError, call, get } from "../api.ts";
 import { notify } from "../app/Toasts.tsx";

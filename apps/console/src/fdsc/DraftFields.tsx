@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Button, Form } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /**
  * A labelled text input of an FDSC draft (an issuer, a credential configuration, a policy): the

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { services } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { useItem } from "../resources/queries.ts";

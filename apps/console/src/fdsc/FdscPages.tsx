@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Alert, Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

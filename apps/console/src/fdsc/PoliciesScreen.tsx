@@ -1,5 +1,5 @@
 import { Link, useNavigate, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { workspaces } from "@orrery/model";
 import { notify } from "../app/Toasts.tsx";
 import { useConfirmedDelete, useFailureDialog } from "../errors/Dialogs.tsx";

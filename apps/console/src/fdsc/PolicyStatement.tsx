@@ -1,5 +1,4 @@
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import { statementsOf, type OdrlConstraint, type Statement } from "@orrery/model/odrl";
 
 /** The words of the ODRL actions and operators the PAP maps (others read as their ODRL name). */

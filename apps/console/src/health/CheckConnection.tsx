@@ -1,5 +1,5 @@
 import { Button, Card, Spinner } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { useCheckComponent, useComponentHealth } from "./healthApi.ts";

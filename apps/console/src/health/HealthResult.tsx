@@ -1,5 +1,5 @@
 import { Badge } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { ComponentHealth, HealthState } from "./healthApi.ts";
 
 const variants: Record<HealthState, string> = {

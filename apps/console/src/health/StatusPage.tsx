@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { kindsByName } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { call, get } from "../api.ts";
 
 /** The kinds whose records are components Orrery talks to: the API checks their connection. */

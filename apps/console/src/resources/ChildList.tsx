@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Alert, Card } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { recordTitle, type KindDefinition } from "@orrery/model";
 import { useCan } from "../permissions.ts";
 import { placementOf } from "../routes.ts";

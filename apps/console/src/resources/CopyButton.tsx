@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /** Copies a text (a record's id) to the clipboard, and says so for a moment. */
 export function CopyButton({ text, label }: { text: string; label: string }) {

@@ -1,6 +1,6 @@
 import { Form } from "react-bootstrap";
 import { Controller, useFormContext } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useEffect, useState } from "react";
 import { useParams } from "react-router";
 import { kindsByName, types, type Field, type Within } from "@orrery/model";

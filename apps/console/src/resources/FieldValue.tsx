@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { kindsByName, type Field } from "@orrery/model";
 import { entityHref } from "../context-data/links.ts";
 import { nameOf } from "../context-data/entityModel.ts";

@@ -1,6 +1,6 @@
 import { Button } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /** A form's submit button and, beside it, Cancel: back to where the form was opened from, nothing saved. */
 export function FormButtons({

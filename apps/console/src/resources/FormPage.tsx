@@ -1,6 +1,6 @@
 import { Card, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { KindDefinition } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";

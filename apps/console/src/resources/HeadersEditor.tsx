@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Button, Form, InputGroup, Table } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /** A header's value as the API reads it: `{ set: true }` for a stored one, which is never shown. */
 export type HeaderValue = string | { set: true };

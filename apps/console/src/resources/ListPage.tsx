@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { KindDefinition } from "@orrery/model";
 import { Alert, Spinner } from "../app/bootstrapMarkup.tsx";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
-import type { TFunction } from "i18next";
-import { useTranslation } from "react-i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import { soleTitleField, type Field, type KindDefinition } from "@orrery/model";
 import { FieldValue } from "./FieldValue.tsx";
 import { useTitles } from "./titles.ts";

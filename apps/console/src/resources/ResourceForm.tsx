@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Fragment, useEffect, useMemo, useRef, useState } from "react";
 import { Form } from "react-bootstrap";
 import { FormProvider, useForm, type Resolver } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { missingRequired, normalize, whenHolds, type KindDefinition } from "@orrery/model";
 import { writeSchema } from "@orrery/model/schema";
 import { ApiError } from "../api.ts";

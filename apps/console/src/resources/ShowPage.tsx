@@ -1,8 +1,7 @@
 import type { ReactNode } from "react";
 import { Button, Card, Spinner } from "react-bootstrap";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
-import type { TFunction } from "i18next";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import { allKinds, whenHolds, type KindDefinition } from "@orrery/model";
 import { PencilIcon, TrashIcon } from "../app/icons.tsx";
 import { ErrorAlert, explain } from "../errors/ErrorAlert.tsx";

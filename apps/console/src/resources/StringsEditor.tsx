@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Badge, Button, Form, InputGroup } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 /**
  * A list of short strings (a broker client's tenants): entries added with Add, Enter or by leaving

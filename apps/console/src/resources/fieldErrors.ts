@@ -1,5 +1,5 @@
 import { maxLengthOf, type Field } from "@orrery/model";
-import type { TFunction } from "i18next";
+import type { TFunction } from "../i18n/index.ts";
 
 /** Translates a validation issue (zod's code, or a server message) into the user's language. */
 export function fieldErrorText(

@@ -1,6 +1,6 @@
 import { useQueries } from "@tanstack/react-query";
 import { useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { recordTitle, titleReferences, type KindDefinition } from "@orrery/model";
 import { kindRoute, lineage, placementOf, routeTo, type Action } from "../routes.ts";
 import { itemQuery } from "./queries.ts";

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link } from "react-router";
 import { authorizationRegistries, authorizationRegistryGrants, workspaces } from "@orrery/model";
 import { call, get } from "../api.ts";

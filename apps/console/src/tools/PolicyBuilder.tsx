@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { dataActions, types, workspaces } from "@orrery/model";
 import { instantToLocal, localToInstant } from "../resources/FieldInput.tsx";
 import { useList, type Item } from "../resources/queries.ts";

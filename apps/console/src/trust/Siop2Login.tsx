@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Button, Spinner } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { services } from "@orrery/model";
 import { ApiError, call } from "../api.ts";
 import { QrIcon } from "../app/icons.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Alert, Button, Modal } from "react-bootstrap";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { contractDetails, contracts, roles, services, workspaces, type KindDefinition } from "@orrery/model";
 import { ApiError, call } from "../api.ts";

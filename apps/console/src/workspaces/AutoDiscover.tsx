@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { workspaces } from "@orrery/model";
 import { call } from "../api.ts";
 import { ConfirmDialog, MessageDialog } from "../errors/Dialogs.tsx";

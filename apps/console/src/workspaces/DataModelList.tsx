@@ -1,6 +1,6 @@
 import { Button, Table } from "react-bootstrap";
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { Item } from "../resources/queries.ts";
 
 export interface DataModelListProps {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Alert, Badge, Button, Card, Form, InputGroup, Table } from "react-bootstrap";
 import { Link, useNavigate, useParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { properties, reservedAttributeNames, types } from "@orrery/model";
 import { ApiError, call } from "../api.ts";
 import { useFailureDialog } from "../errors/Dialogs.tsx";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { workspaces } from "@orrery/model";
 import { useParams } from "react-router";
 import { useItem, type Item } from "../resources/queries.ts";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Alert, Button, Card, Col, Form, Modal, Row, Spinner } from "react-bootstrap";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { listPlace } from "../startup.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import {
   contracts,
   woTThingDescriptions,

@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "react-bootstrap";
 import { useNavigate } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { apiPath, properties, types, workspaces } from "@orrery/model";
 import { get } from "../api.ts";
 import { useCan } from "../permissions.ts";

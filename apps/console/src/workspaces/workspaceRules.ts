@@ -8,7 +8,7 @@ import {
   workspaces,
   type KindDefinition,
 } from "@orrery/model";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { useItem } from "../resources/queries.ts";
 

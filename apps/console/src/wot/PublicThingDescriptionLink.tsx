@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { Item } from "../resources/queries.ts";
 import { CopyButton } from "../resources/CopyButton.tsx";
 

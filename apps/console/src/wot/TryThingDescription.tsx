@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Button, Form, Table } from "react-bootstrap";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { useMutation } from "@tanstack/react-query";
 import {
