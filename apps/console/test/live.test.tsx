@@ -226,6 +226,52 @@ describe("live entities", () => {
     expect(reads).toBe(2);
   });
 
+  it("keeps a change on screen when a read begun before it answers", async () => {
+    const push = signedInWithStream();
+    vi.useFakeTimers();
+    const query = { typeId: "t1", order: "name" };
+    const held = { name: "Town hall" };
+    const building = (name: string) => ({
+      id: "urn:ngsi-ld:Building:1",
+      type: "Building",
+      name: { type: "Property", value: name },
+    });
+    function Names() {
+      useLiveEntities({ workspaceId: ws, type: "Building" });
+      const list = useQuery({
+        queryKey: entityKeys.list(ws, query),
+        // Each read takes 500 ms and answers what the broker held when it began.
+        queryFn: () => {
+          const name = held.name;
+          return new Promise<EntityPage>((resolve) =>
+            setTimeout(() => resolve({ entities: [building(name)] }), 500),
+          );
+        },
+      });
+      return <output>{list.data ? nameOf(list.data.entities[0]) : ""}</output>;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Names />
+      </QueryClientProvider>,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(screen.getByRole("status")).toHaveTextContent("Town hall");
+    // A first rename: drawn, and a read begins.
+    held.name = "Mairie";
+    push(`data: ${JSON.stringify(building(held.name))}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    // A second one while that read runs: its answer (the first name) does not take it off the screen.
+    held.name = "Hôtel de ville";
+    push(`data: ${JSON.stringify(building(held.name))}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(20));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+    await act(() => vi.advanceTimersByTimeAsync(420));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+  });
+
   it("reads again for an entity not on the screen, or an event that is not an entity", async () => {
     const push = signedInWithStream();
     vi.useFakeTimers();
