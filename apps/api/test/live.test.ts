@@ -72,6 +72,56 @@ describe(`the live channel (${driver})`, () => {
     stop.abort();
   });
 
+  it("tells each change as the API reads the entity, so the console can draw it before reading again", async () => {
+    const { base, api, path, types } = ctx;
+    const token = await ctx.t.tokenFor("viewer");
+    const stop = new AbortController();
+    const res = await fetch(`${base}${path}/live/entities?type=Building`, {
+      headers: { accept: "text/event-stream", authorization: `Bearer ${token}` },
+      signal: stop.signal,
+    });
+    const events = reader(res);
+    await events.until(": open");
+    const id = "urn:ngsi-ld:Building:live-shown";
+    expect(
+      (
+        await api("POST", `${path}/entities`, {
+          id,
+          type: "Building",
+          name: { type: "Property", value: "Town hall" },
+          floors: { type: "Property", value: 3 },
+          location: { type: "GeoProperty", value: { type: "Point", coordinates: [2.35, 48.85] } },
+          tags: { type: "Property", value: ["civic", "old"] },
+        })
+      ).status,
+    ).toBe(201);
+    const renamed = "Mairie .*+?(|\\ «centre»";
+    const put = await api("PUT", `${path}/entities/${encodeURIComponent(id)}/attrs/name`, {
+      type: "Property",
+      value: renamed,
+    });
+    expect(put.status).toBe(200);
+    const text = await events.until(renamed.replaceAll("\\", "\\\\"));
+    const event = text
+      .split("data: ")
+      .slice(1)
+      .map((line) => JSON.parse(line.split("\n")[0]!) as { name?: { value?: unknown } })
+      .find((e) => e.name?.value === renamed);
+    stop.abort();
+    // The entity page's read, and the row of the name-ordered list (livePatch.ts draws both from the event).
+    const read = await api("GET", `${path}/entities/${encodeURIComponent(id)}`);
+    expect(event).toEqual(read.body);
+    const list = await api(
+      "GET",
+      `${path}/entities?typeId=${encodeURIComponent(types.Building!)}&order=name`,
+    );
+    expect((list.body as Array<{ id: string }>).find((e) => e.id === id)).toEqual({
+      id,
+      type: "Building",
+      name: (event as { name: unknown }).name,
+    });
+  });
+
   it("tells the console's stream of an entity deleted through the API and through NGSI-LD, within a second", async () => {
     const { base, api, path, workspace } = ctx;
     const token = await ctx.t.tokenFor("viewer");

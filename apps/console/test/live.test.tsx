@@ -2,7 +2,8 @@ import "../src/i18n/index.ts";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { entityKeys } from "../src/context-data/entityQueries.ts";
+import { nameOf } from "../src/context-data/entityModel.ts";
+import { entityKeys, type EntityPage } from "../src/context-data/entityQueries.ts";
 import { LiveBadge, POLL_SECONDS, useLiveEntities } from "../src/context-data/live.tsx";
 import { setSession } from "../src/session.ts";
 
@@ -149,6 +150,163 @@ describe("live entities", () => {
     // Two seconds of changes: reads that ran to their end, one after the other, not cut short by
     // the next change (which would show nothing new until the changes stop).
     expect(reads).toBeGreaterThanOrEqual(5);
+  });
+
+  it("draws another client's change from the stream's event, before the list is read again", async () => {
+    const push = signedInWithStream();
+    vi.useFakeTimers();
+    const query = { typeId: "t1", limit: "20", offset: "0", order: "name", count: "true" };
+    // The server's list: each read takes 500 ms and answers what the broker holds then.
+    const held = { name: "Town hall" };
+    let reads = 0;
+    function Names() {
+      useLiveEntities({ workspaceId: ws, type: "Building" });
+      const list = useQuery({
+        queryKey: entityKeys.list(ws, query),
+        queryFn: () =>
+          new Promise<EntityPage>((resolve) => {
+            const name = held.name;
+            setTimeout(() => {
+              reads++;
+              resolve({
+                entities: [
+                  { id: "urn:ngsi-ld:Building:1", type: "Building", name: { type: "Property", value: name } },
+                  {
+                    id: "urn:ngsi-ld:Building:2",
+                    type: "Building",
+                    name: { type: "Property", value: "Zoo" },
+                  },
+                ],
+                total: 2,
+              });
+            }, 500);
+          }),
+      });
+      return (
+        <ul>
+          {list.data?.entities.map((e) => (
+            <li key={e.id}>{nameOf(e)}</li>
+          ))}
+        </ul>
+      );
+    }
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Names />
+      </QueryClientProvider>,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(screen.getByText("Town hall")).toBeInTheDocument();
+    // Another client renames the building: the broker notifies the whole entity (hostile bytes in its name).
+    held.name = "Mairie .*+?(|\\";
+    const renamed = {
+      id: "urn:ngsi-ld:Building:1",
+      type: "Building",
+      name: { type: "Property", value: held.name },
+      height: { type: "Property", value: 12 },
+    };
+    push(`data: ${JSON.stringify(renamed)}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(20));
+    // On screen at once, while the list's read (ordering, counts) has not answered yet.
+    expect(screen.getByText(held.name)).toBeInTheDocument();
+    expect(screen.queryByText("Town hall")).not.toBeInTheDocument();
+    expect(reads).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(reads).toBe(2);
+    expect(screen.getByText(held.name)).toBeInTheDocument();
+    // A change the list does not show (its height) reads nothing again; a deletion leaves the list at once.
+    push(`data: ${JSON.stringify({ ...renamed, height: { type: "Property", value: 13 } })}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(reads).toBe(2);
+    push(
+      `data: ${JSON.stringify({ id: "urn:ngsi-ld:Building:2", type: "Building", deletedAt: "2026-11-29T07:00:00Z" })}\n\n`,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(20));
+    expect(screen.queryByText("Zoo")).not.toBeInTheDocument();
+    expect(reads).toBe(2);
+  });
+
+  it("keeps a change on screen when a read begun before it answers", async () => {
+    const push = signedInWithStream();
+    vi.useFakeTimers();
+    const query = { typeId: "t1", order: "name" };
+    const held = { name: "Town hall" };
+    const building = (name: string) => ({
+      id: "urn:ngsi-ld:Building:1",
+      type: "Building",
+      name: { type: "Property", value: name },
+    });
+    function Names() {
+      useLiveEntities({ workspaceId: ws, type: "Building" });
+      const list = useQuery({
+        queryKey: entityKeys.list(ws, query),
+        // Each read takes 500 ms and answers what the broker held when it began.
+        queryFn: () => {
+          const name = held.name;
+          return new Promise<EntityPage>((resolve) =>
+            setTimeout(() => resolve({ entities: [building(name)] }), 500),
+          );
+        },
+      });
+      return <output>{list.data ? nameOf(list.data.entities[0]) : ""}</output>;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Names />
+      </QueryClientProvider>,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(600));
+    expect(screen.getByRole("status")).toHaveTextContent("Town hall");
+    // A first rename: drawn, and a read begins.
+    held.name = "Mairie";
+    push(`data: ${JSON.stringify(building(held.name))}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    // A second one while that read runs: its answer (the first name) does not take it off the screen.
+    held.name = "Hôtel de ville";
+    push(`data: ${JSON.stringify(building(held.name))}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(20));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+    await act(() => vi.advanceTimersByTimeAsync(420));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByRole("status")).toHaveTextContent("Hôtel de ville");
+  });
+
+  it("reads again for an entity not on the screen, or an event that is not an entity", async () => {
+    const push = signedInWithStream();
+    vi.useFakeTimers();
+    let reads = 0;
+    function Names() {
+      useLiveEntities({ workspaceId: ws, type: "Building" });
+      const list = useQuery({
+        queryKey: entityKeys.list(ws, { typeId: "t1", order: "name" }),
+        queryFn: async (): Promise<EntityPage> => ({
+          entities: [
+            { id: "urn:ngsi-ld:Building:1", type: "Building", name: { type: "Property", value: "A" } },
+          ],
+          total: ++reads,
+        }),
+      });
+      return <output>read {list.data?.total ?? 0}</output>;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <Names />
+      </QueryClientProvider>,
+    );
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(reads).toBe(1);
+    // A new entity (or one on another page): where it goes is the server's to say.
+    push(`data: ${JSON.stringify({ id: "urn:ngsi-ld:Building:.*+?(|\\", type: "Building" })}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(reads).toBe(2);
+    push("data: not json {\n\n");
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(reads).toBe(3);
+    push(`data: ${JSON.stringify([{ id: "urn:ngsi-ld:Building:1" }])}\n\n`);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(reads).toBe(4);
+    expect(screen.getByText("read 4")).toBeInTheDocument();
   });
 
   it("polls at a shown interval when the broker cannot reach the API", async () => {

@@ -74,20 +74,21 @@ export const defaultDeliveryOptions: DeliveryOptions = {
   batchSize: 50,
 };
 
-interface Claimed {
-  id: string;
-  tenant: string;
-  subscription_id: string;
-  payload: NotificationPayload;
-  attempts: number;
-}
-
 interface SubscriptionState {
   body: StoredSubscription;
   throttling: number | null;
   is_active: boolean;
   expires_at: string | Date | null;
 }
+
+/** A claimed row, with its subscription's state (none when the subscription was deleted). */
+type Claimed = {
+  id: string;
+  tenant: string;
+  subscription_id: string;
+  payload: NotificationPayload;
+  attempts: number;
+} & (SubscriptionState | { [K in keyof SubscriptionState]: null });
 
 interface Logger {
   warn(obj: object, msg: string): void;
@@ -140,8 +141,11 @@ export class DeliveryWorker {
       try {
         this.woken = false;
         const now = new Date();
+        // What is due first (a write's notification, woken by its commit): the periodic
+        // subscriptions' notifications go out at the next round, which comes at once.
+        const delivered = await this.round(now);
         const periodic = this.periodic ? await this.periodic(now) : false;
-        busy = (await this.round(now)) || periodic;
+        busy = delivered || periodic;
       } catch (error) {
         if (!this.running) break;
         this.log.warn({ err: error }, "NGSI-LD notification worker round failed; retrying");
@@ -178,12 +182,18 @@ export class DeliveryWorker {
   /** Claims a batch of due rows and delivers them; whether there was any. */
   private async round(now: Date): Promise<boolean> {
     const lease = new Date(now.getTime() + this.options.timeoutMs + 30_000).toISOString();
+    // The subscriptions' state comes with the rows: one statement between a write's commit and
+    // its notification (bench/live).
     const claimed = rowsOf<Claimed>(
       await this.db.execute(sql`
-        UPDATE broker_notifications SET attempts = attempts + 1, next_attempt_at = ${lease}::timestamptz
-        WHERE id IN (SELECT id FROM broker_notifications WHERE next_attempt_at <= ${now.toISOString()}::timestamptz
-                     ORDER BY next_attempt_at, id LIMIT ${this.options.batchSize} FOR UPDATE SKIP LOCKED)
-        RETURNING id::text AS id, tenant, subscription_id, payload, attempts`),
+        WITH claimed AS (
+          UPDATE broker_notifications SET attempts = attempts + 1, next_attempt_at = ${lease}::timestamptz
+          WHERE id IN (SELECT id FROM broker_notifications WHERE next_attempt_at <= ${now.toISOString()}::timestamptz
+                       ORDER BY next_attempt_at, id LIMIT ${this.options.batchSize} FOR UPDATE SKIP LOCKED)
+          RETURNING id, tenant, subscription_id, payload, attempts)
+        SELECT c.id::text AS id, c.tenant, c.subscription_id, c.payload, c.attempts,
+               s.body, s.throttling, s.is_active, s.expires_at
+        FROM claimed c LEFT JOIN broker_subscriptions s ON s.tenant = c.tenant AND s.id = c.subscription_id`),
     );
     if (claimed.length === 0) return false;
     const groups = new Map<string, Claimed[]>();
@@ -197,11 +207,8 @@ export class DeliveryWorker {
 
   private async deliverGroup(rows: Claimed[]): Promise<void> {
     const { tenant, subscription_id: id } = rows[0]!;
+    const state = rows[0]!.body === null ? undefined : (rows[0] as SubscriptionState);
     try {
-      const [state] = rowsOf<SubscriptionState>(
-        await this.db.execute(sql`
-          SELECT body, throttling, is_active, expires_at FROM broker_subscriptions WHERE tenant = ${tenant} AND id = ${id}`),
-      );
       if (!state || !state.is_active || (state.expires_at && ms(state.expires_at) <= Date.now())) {
         // Deleted, paused or expired since: what was pending is not sent.
         await this.db.execute(sql`DELETE FROM broker_notifications WHERE id = ANY(${idList(rows)})`);

@@ -151,7 +151,7 @@ export function registerLiveRoutes(
       // What comes between the subscription and the stream's opening is sent first.
       const early: unknown[] = [];
       let ended = false;
-      let send = (value: unknown) => void early.push(value);
+      let send: (value: unknown) => void = (value) => void early.push(value);
       let end = () => void (ended = true);
       const unlisten = await held(() =>
         listen(
