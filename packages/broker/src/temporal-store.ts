@@ -80,8 +80,8 @@ export class TemporalStore {
           RETURNING id, (xmax = 0) AS inserted
         ), appended AS (
           INSERT INTO broker_attribute_instances
-            (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
-          SELECT ${tenant}, x.e, x.t, w.value->>0, coalesce(${instance}->>'datasetId', ''),
+            (tenant, entity_id, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+          SELECT ${tenant}, x.e, w.value->>0, coalesce(${instance}->>'datasetId', ''),
                  'urn:ngsi-ld:attribute:instance:' || gen_random_uuid(),
                  coalesce(${member("observedAt")}, ${member("modifiedAt")}),
                  coalesce(${member("createdAt")}, ${member("modifiedAt")}),
