@@ -8,7 +8,10 @@
  *   - a type + q query, page one (GET /entities?type=Sensor&q=temperature>20&limit=20);
  *   - the same with count=true, its count remembered;
  *   - the same right after a write of this broker (the count carried forward by the write);
- *   - the same right after a write of another broker on the same database (the count taken again).
+ *   - the same right after a write of another broker on the same database (the count taken again:
+ *     a q count evaluates q on every entity of the type, so its cost grows with the type's size);
+ *   - a query by type alone, page one with count=true, right after a write of another broker: its
+ *     count is read from the counts by type every write keeps (migration broker_0009), one row.
  * Each measure's growth between steps (bench/lib/growth.ts) is printed and kept under `growth` in
  * bench/results/city-broker.json: a slope near 0 is a cost that does not grow with the entities.
  *
@@ -45,6 +48,7 @@ const GOALS = {
   maxPageOneAfterWriteMs: 20,
 };
 const PAGE = "/entities?type=Sensor&q=temperature%3E20&limit=20";
+const TYPE_PAGE = "/entities?type=Sensor&limit=20&count=true";
 
 interface StepResult {
   entities: number;
@@ -54,6 +58,8 @@ interface StepResult {
   pageOneWithCount: Figures & { matched: number };
   pageOneAfterWrite: Figures;
   pageOneAfterOtherWrite: Figures;
+  /** Type alone, page one with count=true, right after another broker's write (counts by type). */
+  typePageAfterOtherWrite: Figures & { matched: number };
 }
 
 interface DriverResult {
@@ -109,7 +115,9 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       const withCount = new Sample();
       const afterWrite = new Sample();
       const afterOtherWrite = new Sample();
+      const typeAfterOtherWrite = new Sample();
       let matched = 0;
+      let typeMatched = 0;
       for (let k = 0; k < REPEATS; k++) {
         const page = await get(PAGE);
         if ((JSON.parse(page.res.text) as unknown[]).length !== 20) throw new Error("page one is not full");
@@ -123,8 +131,13 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
         if (k < Math.min(REPEATS, 5)) {
           await touch(other);
           afterOtherWrite.record((await get(`${PAGE}&count=true`)).ms);
+          // Still right after the other broker's write (this one has not written since).
+          const typed = await get(TYPE_PAGE);
+          typeMatched = Number(typed.res.headers["ngsild-results-count"]);
+          typeAfterOtherWrite.record(typed.ms);
         }
       }
+      if (typeMatched !== size) throw new Error(`type count ${typeMatched}, expected ${size}`);
       const expected = Array.from({ length: size }, (_, i) => i).filter((i) => i % 40 > 20).length;
       if (matched !== expected) throw new Error(`count ${matched}, expected ${expected}`);
       result.steps.push({
@@ -139,10 +152,11 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
         pageOneWithCount: { ...withCount.figures(), matched },
         pageOneAfterWrite: afterWrite.figures(),
         pageOneAfterOtherWrite: afterOtherWrite.figures(),
+        typePageAfterOtherWrite: { ...typeAfterOtherWrite.figures(), matched: typeMatched },
       });
       const step = result.steps.at(-1)!;
       console.error(
-        `[${name}] ${size}: upsert ${step.fill.entitiesPerSecond}/s, page one ${lat(step.pageOne)}, with count ${lat(step.pageOneWithCount)}, after a write ${lat(step.pageOneAfterWrite)}, after another broker's write ${lat(step.pageOneAfterOtherWrite)}`,
+        `[${name}] ${size}: upsert ${step.fill.entitiesPerSecond}/s, page one ${lat(step.pageOne)}, with count ${lat(step.pageOneWithCount)}, after a write ${lat(step.pageOneAfterWrite)}, after another broker's write ${lat(step.pageOneAfterOtherWrite)}, type alone with count after another broker's write ${lat(step.typePageAfterOtherWrite)}`,
       );
     }
     const last = result.steps.at(-1)!;
@@ -195,6 +209,13 @@ function growthOf(results: DriverResult[]): Growth[] {
         steps((s) => s.pageOneAfterOtherWrite.p50Ms),
         r.driver,
       ),
+      growth(
+        "type alone, page one with count, after another broker's write",
+        "entities",
+        "ms",
+        steps((s) => s.typePageAfterOtherWrite.p50Ms),
+        r.driver,
+      ),
     );
   }
   return out;
@@ -216,6 +237,10 @@ function print(results: DriverResult[], growths: Growth[]): void {
       ["    matches counted", ...col((r) => n(at(r)?.pageOneWithCount.matched))],
       ["  with count, right after a write", ...col((r) => lat(at(r)?.pageOneAfterWrite))],
       ["  with count, after another broker's write", ...col((r) => lat(at(r)?.pageOneAfterOtherWrite))],
+      [
+        "  type alone with count, after another broker's write",
+        ...col((r) => lat(at(r)?.typePageAfterOtherWrite)),
+      ],
     );
   }
   rows.push(

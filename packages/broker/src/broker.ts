@@ -18,6 +18,7 @@ import { SubscriptionStore } from "./subscription-store.ts";
 import { registerSubscriptionRoutes } from "./subscriptions.ts";
 import { TemporalStore } from "./temporal-store.ts";
 import { registerTemporalRoutes } from "./temporal.ts";
+import { TypeCounts } from "./type-counts.ts";
 
 const hostileReasons: Record<HostileFlaw, string> = {
   nul: "contains a NUL character (\\u0000), which cannot be stored",
@@ -110,7 +111,12 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   );
   worker.periodic = periodicNotifications(options.db, broker.store);
   const temporal = new TemporalStore(options.db);
-  broker.store.listeners.push(new History(temporal), new Notifier(broker.subscriptions, worker.wake));
+  // Type counts last: their rows stay locked from their update to the commit.
+  broker.store.listeners.push(
+    new History(temporal),
+    new Notifier(broker.subscriptions, worker.wake),
+    new TypeCounts(),
+  );
   broker.onSubscriptionChange = worker.wake;
   if (options.notifications?.enabled !== false) {
     app.addHook("onReady", async () => worker.start());

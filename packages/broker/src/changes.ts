@@ -8,6 +8,11 @@ import type { BrokerDatabase } from "./storage.ts";
 export interface Change {
   before?: StoredEntity;
   after?: StoredEntity;
+  /**
+   * The write took the entity for new, but another transaction created it meanwhile and the write
+   * replaced it: what it was before is not known (type-counts.ts counts its types again).
+   */
+  unsure?: boolean;
 }
 
 export interface ChangeListener {

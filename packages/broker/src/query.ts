@@ -115,7 +115,7 @@ export async function runQuery(
       matches = (e) => selected(e) && evaluate(q, e.attrs, resolved);
     }
   }
-  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page, matches);
+  if (!query.geo) return selectPage(broker, ngsi, where, jsFilter, page, matches, typeOnly(query, ctx));
   const geo = query.geo;
   const iri = ctx.expand(geo.geoproperty);
   where.push(sql`attrs ? ${iri}`);
@@ -140,6 +140,14 @@ export async function runQuery(
   return selectPage(broker, ngsi, where, geoFilter, page);
 }
 
+/** The (expanded) type of a query by one type alone, whose count the store keeps (type-counts.ts). */
+function typeOnly(query: EntityQuery, ctx: CompiledContext): string | undefined {
+  const [selector, ...others] = query.selectors;
+  if (others.length || query.attrs?.length || query.q || query.geo) return undefined;
+  if (selector?.types?.kind !== "name" || selector.ids || selector.idPattern !== undefined) return undefined;
+  return ctx.expand(selector.types.name);
+}
+
 /** A condition SQL cannot decide exactly, tested in JS; `key` names it (the same key, the same test). */
 interface JsFilter {
   test: (e: StoredEntity) => boolean;
@@ -161,6 +169,8 @@ async function selectPage(
   page: Page,
   /** The whole condition in JS, when SQL alone answers it: a remembered count follows writes with it. */
   matches?: EntityMatcher,
+  /** The query selects this type alone: its count is kept by the writes. */
+  countedType?: string,
 ): Promise<{ entities: StoredEntity[]; total?: number; more: boolean }> {
   if (jsFilter) {
     const { entities, total } = await broker.store.selectFiltered(
@@ -178,7 +188,11 @@ async function selectPage(
   // The count and the page run side by side (two connections on PostgreSQL): the answer waits for
   // the slower one, usually the count. One row more than the page tells whether a next page exists.
   const [total, rows] = await Promise.all([
-    page.count ? broker.store.count(ngsi.tenant, where, matches) : undefined,
+    !page.count
+      ? undefined
+      : countedType !== undefined
+        ? broker.store.countOfType(ngsi.tenant, countedType)
+        : broker.store.count(ngsi.tenant, where, matches),
     page.limit === 0
       ? []
       : broker.store.select(ngsi.tenant, { where, limit: page.limit + 1, offset: page.offset }),

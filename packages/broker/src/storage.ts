@@ -197,15 +197,22 @@ export class EntityStore {
     });
   }
 
-  /** Writes entities whole, inserting or replacing. */
-  async write(tenant: string, entities: StoredEntity[], db: BrokerDatabase = this.db): Promise<void> {
-    if (entities.length === 0) return;
+  /** Writes entities whole, inserting or replacing; how many of them existed (were replaced). */
+  async write(tenant: string, entities: StoredEntity[], db: BrokerDatabase = this.db): Promise<number> {
+    if (entities.length === 0) return 0;
     await this.ensureTenant(tenant, db);
-    await db.execute(
-      sql`INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) ${rowsSource(tenant, entities)}
-          ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types, attrs = excluded.attrs, modified_at = excluded.modified_at`,
+    // A replaced row carries this transaction's id in xmax, an inserted one 0.
+    const [row] = rowsOf<{ replaced: number }>(
+      await db.execute(
+        sql`WITH w AS (
+              INSERT INTO broker_entities (tenant, id, types, attrs, created_at, modified_at) ${rowsSource(tenant, entities)}
+              ON CONFLICT (tenant, id) DO UPDATE SET types = excluded.types, attrs = excluded.attrs, modified_at = excluded.modified_at
+              RETURNING xmax = 0 AS inserted
+            ) SELECT count(*) FILTER (WHERE NOT inserted)::int AS replaced FROM w`,
+      ),
     );
     this.noteWrites(entities.length);
+    return Number(row?.replaced ?? 0);
   }
 
   /**
@@ -248,8 +255,12 @@ export class EntityStore {
     return this.changing(tenant, async (tx) => {
       const current = await this.getMany(tenant, ids, tx, true);
       const { write, result } = fn(current);
-      await this.write(tenant, write, tx);
-      return { result, changes: write.map((after) => ({ before: current.get(after.id), after })) };
+      const replaced = await this.write(tenant, write, tx);
+      const changes: Change[] = write.map((after) => ({ before: current.get(after.id), after }));
+      // More rows replaced than were read: another transaction created some of the "new" ones meanwhile.
+      if (replaced > changes.filter((c) => c.before).length)
+        for (const c of changes) if (!c.before) c.unsure = true;
+      return { result, changes };
     });
   }
 
@@ -359,6 +370,16 @@ export class EntityStore {
     const n = Number(row?.n ?? 0);
     this.counts.set(key, tenant, row?.writes, n, matches);
     return n;
+  }
+
+  /** How many entities of the tenant have the (expanded) type: one row, kept by every write (type-counts.ts). */
+  async countOfType(tenant: string, type: string): Promise<number> {
+    const [row] = rowsOf<{ n: string | number }>(
+      await this.db.execute(
+        sql`SELECT entities AS n FROM broker_type_counts WHERE tenant = ${tenant} AND type = ${type}`,
+      ),
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** Entity types with, per type, the attribute names and the entity count (discovery, 5.7.5-5.7.7). */

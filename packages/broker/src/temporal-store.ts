@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import type { Instance } from "./model.ts";
 import { toPgArray, type BrokerDatabase } from "./storage.ts";
@@ -53,8 +54,8 @@ export class TemporalStore {
   /**
    * Records that entities have a history (with their current types) and appends the instances
    * written to them, in one statement: the entities travel as one JSON parameter, each with its
-   * instances as [attribute, instance] pairs, and PostgreSQL derives every column from the instance
-   * (dataset, times, a new instanceId), so that nothing is sent twice and a temporal write needs no
+   * instances as [attribute, instance, new instanceId's UUID], and PostgreSQL derives every other
+   * column from the instance (dataset, times), so that nothing is sent twice and a temporal write needs no
    * transaction of its own. Returns the ids that were new to the history.
    */
   async record(
@@ -64,7 +65,13 @@ export class TemporalStore {
     now: string,
   ): Promise<Set<string>> {
     if (entities.length === 0) return new Set();
-    const rows = entities.map((e) => ({ e: e.id, t: toPgArray(e.types), h: e.written }));
+    // A new instanceId for each instance, drawn here: PGlite's gen_random_uuid() cost 8 µs a row
+    // (a fifth of an instance's whole write), node's randomUUID() draws from a cached entropy pool.
+    const rows = entities.map((e) => ({
+      e: e.id,
+      t: toPgArray(e.types),
+      h: e.written.map(([attribute, written]) => [attribute, written, randomUUID()]),
+    }));
     const instance = sql.raw("w.value->1");
     const member = (name: string) => sql`(${instance}->>${name})::timestamptz`;
     const inserted = rowsOf<{ id: string }>(
@@ -80,9 +87,9 @@ export class TemporalStore {
           RETURNING id, (xmax = 0) AS inserted
         ), appended AS (
           INSERT INTO broker_attribute_instances
-            (tenant, entity_id, entity_types, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
-          SELECT ${tenant}, x.e, x.t, w.value->>0, coalesce(${instance}->>'datasetId', ''),
-                 'urn:ngsi-ld:attribute:instance:' || gen_random_uuid(),
+            (tenant, entity_id, attribute, dataset_id, instance_id, observed_at, created_at, modified_at, value)
+          SELECT ${tenant}, x.e, w.value->>0, coalesce(${instance}->>'datasetId', ''),
+                 'urn:ngsi-ld:attribute:instance:' || (w.value->>2),
                  coalesce(${member("observedAt")}, ${member("modifiedAt")}),
                  coalesce(${member("createdAt")}, ${member("modifiedAt")}),
                  ${member("modifiedAt")}, ${instance}

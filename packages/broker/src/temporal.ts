@@ -156,7 +156,12 @@ function parseInstances(
     for (const item of Array.isArray(raw) ? raw : [raw]) {
       const parsed = parseAttribute(name, item, ctx, "full");
       if (parsed === "delete") throw badRequest(`attribute ${name} cannot be null`);
-      for (const instance of parsed) out.push([attribute, { ...instance, createdAt: now, modifiedAt: now }]);
+      for (const instance of parsed) {
+        // Fresh objects of this request's parse: stamped in place.
+        instance.createdAt = now;
+        instance.modifiedAt = now;
+        out.push([attribute, instance]);
+      }
     }
   }
   return out;
