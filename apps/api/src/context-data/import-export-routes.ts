@@ -8,7 +8,7 @@ import type { Config } from "../config.ts";
 import { languageOf } from "../messages/say.ts";
 import { fieldError, invalid, Problem, problem, problemBody } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { brokerProblem, viaBroker } from "./broker-access.ts";
+import { brokerProblem, listOrEmpty, viaBroker } from "./broker-access.ts";
 import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
 import { workspaceData } from "./workspace-data.ts";
 
@@ -143,7 +143,10 @@ export function registerImportExportRoutes(
         (local as AsyncGenerator<Entity[]> | undefined) ??
         client.entityPages({ type: String(type.name) }, { max: Number.POSITIVE_INFINITY });
       // The first page before any byte is sent: a broker that fails answers a problem, not half a file.
-      const first = await viaBroker(() => pages.next());
+      // A tenant never written to (404 from the broker) holds no entity: the file is its header.
+      const first = await viaBroker(() =>
+        listOrEmpty(() => pages.next(), { done: true, value: undefined } as IteratorResult<Entity[]>),
+      );
       /** Each page's rows; the broker reads the next page while this one is used. */
       async function* pageRows() {
         for (let page = first; !page.done;) {
