@@ -17,7 +17,7 @@ import { createCipher, loadKey } from "./cipher.ts";
 import type { Config } from "./config.ts";
 import { registerConsole } from "./console.ts";
 import { registerEntityRoutes } from "./context-data/entities-routes.ts";
-import { registerImportExportRoutes } from "./context-data/import-export-routes.ts";
+import { registerImportExportRoutes, type OwnBroker } from "./context-data/import-export-routes.ts";
 import { registerRegistrationRoutes } from "./context-data/registrations-routes.ts";
 import { registerSubscriptionRoutes } from "./context-data/subscriptions-routes.ts";
 import { registerTemporalRoutes } from "./context-data/temporal-routes.ts";
@@ -184,7 +184,8 @@ export async function buildApp(
   const live = registerLiveRoutes(app, records, config, sessions);
   registerWotRoutes(app, records, config, live, { sessions, cipher });
   registerEntityRoutes(app, records, config);
-  registerImportExportRoutes(app, records, config);
+  const ownBroker: OwnBroker = {};
+  registerImportExportRoutes(app, records, config, ownBroker);
   registerSubscriptionRoutes(app, records, config);
   registerRegistrationRoutes(app, records);
   registerTemporalRoutes(app, records, config);
@@ -208,6 +209,7 @@ export async function buildApp(
     prefix: BROKER_PREFIX,
     db,
     notifications: { local: live.localDelivery },
+    reader: (reader) => (ownBroker.reader = reader),
   });
   await app.register(brokerVersion, { db });
   await registerConsole(app, config, { signOutUrl: provider.signOutUrl });

@@ -11,6 +11,7 @@ import { registerEntityRoutes } from "./entities.ts";
 import { hostileValue, maxJsonDepth, type HostileFlaw } from "@orrery/model";
 import { NgsiLdError, badRequest, invalidRequest } from "./problems.ts";
 import { registerQueryRoutes } from "./query.ts";
+import { entityReader, type EntityReader } from "./reader.ts";
 import { registerRegistrationRoutes } from "./registrations.ts";
 import { EntityStore, type BrokerDatabase } from "./storage.ts";
 import { spatialSupport, type SpatialSupport } from "./spatial.ts";
@@ -53,6 +54,8 @@ export interface BrokerOptions {
   temporalInstanceCap?: number;
   /** The bounds of distributed reads over context source registrations (federation.ts). */
   federation?: Partial<FederationOptions>;
+  /** Receives the in-process reader of whole types (reader.ts), for the host's exports. */
+  reader?: (reader: EntityReader) => void;
 }
 
 /** What the route modules share. */
@@ -180,6 +183,7 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
   registerSubscriptionRoutes(app, broker);
   registerTemporalRoutes(app, broker, temporal);
   registerRegistrationRoutes(app, broker, options);
+  options.reader?.(entityReader(options.db, broker));
 
   const noOperation = (method: string, url: string) =>
     new NgsiLdError("ResourceNotFound", `no NGSI-LD operation ${method} ${url.split("?")[0]} in this broker`);

@@ -1,4 +1,5 @@
 export { ngsiLdBroker, type BrokerOptions } from "./broker.ts";
+export type { EntityReader } from "./reader.ts";
 export type { LocalDelivery } from "./delivery.ts";
 export type { FederationOptions } from "./federation.ts";
 export { brokerVersion } from "./version.ts";

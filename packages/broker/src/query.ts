@@ -6,6 +6,7 @@ import type { CompiledContext } from "./contexts.ts";
 import type { EntityMatcher } from "./counts.ts";
 import { queryWithSources } from "./federation.ts";
 import { geoMatches, parseGeoQuery, type GeoQuery } from "./geo.ts";
+import { boxDecision } from "./geo-box.ts";
 import { geoCandidates, geoExact } from "./geo-sql.ts";
 import type { StoredEntity } from "./model.ts";
 import {
@@ -122,6 +123,21 @@ export async function runQuery(
   // The spatial index selects the candidates; PostGIS or turf (geoMatches) decides on those only.
   const candidates = geoCandidates(geo);
   if (candidates) where.push(candidates);
+  const inGeo = (e: StoredEntity) =>
+    (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
+  // A box of points (the map's area) is decided in SQL; turf sees only the entities of other shapes.
+  const box = jsFilter ? undefined : boxDecision(geo, iri);
+  if (box) {
+    const { entities, total } = await broker.store.selectDecided(
+      ngsi.tenant,
+      where,
+      { sure: box.exact, unsure: box.unsure },
+      inGeo,
+      JSON.stringify(["geo", geo, iri]),
+      { offset: page.offset, limit: page.limit },
+    );
+    return { entities, total, more: page.offset + page.limit < total };
+  }
   if ((await broker.spatial()).postgis) {
     try {
       return await selectPage(broker, ngsi, [...where, geoExact(geo, iri)], jsFilter, page);
@@ -131,8 +147,6 @@ export async function runQuery(
     }
   }
   const previous = jsFilter;
-  const inGeo = (e: StoredEntity) =>
-    (e.attrs[iri] ?? []).some((i) => i.type === "GeoProperty" && geoMatches(i.value as Geometry, geo));
   const geoFilter: JsFilter = {
     test: previous ? (e) => previous.test(e) && inGeo(e) : inGeo,
     key: JSON.stringify(["geo", geo, iri, previous?.key ?? null]),

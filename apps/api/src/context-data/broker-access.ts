@@ -109,6 +109,15 @@ async function connection(records: Records, workspace: Row) {
   return { service, broker, tenant };
 }
 
+/**
+ * The tenant ("" for the default one) when the workspace's broker is this process's embedded
+ * broker, which the API may then read in-process (EntityReader); undefined for any other broker.
+ */
+export async function ownBrokerTenant(records: Records, workspace: Row): Promise<string | undefined> {
+  const { broker, tenant } = await connection(records, workspace);
+  return ownBrokerBearer(address(broker.data)) !== undefined ? (tenant ?? "") : undefined;
+}
+
 export interface BrokerCallOptions {
   /** The workspace's @context URL (workspaceContextUrl). */
   context?: string;

@@ -92,6 +92,8 @@ export async function importRows(
     onProgress?: (done: number, total: number) => void;
     /** The language of the rejected rows' reasons. */
     language?: Language;
+    /** Which ids of a chunk exist, when the broker can tell in one question (the embedded one, in-process). */
+    existing?: (ids: string[]) => Promise<Set<string>>;
   } = {},
 ): Promise<ImportReport> {
   const word = (code: string, params: Params) =>
@@ -118,11 +120,8 @@ export async function importRows(
   let done = rows.length - accepted.length;
   for (let start = 0; start < accepted.length; start += CHUNK) {
     const chunk = accepted.slice(start, start + CHUNK);
-    const existing = await existingIds(
-      client,
-      typeName,
-      chunk.map((c) => c.entity.id),
-    );
+    const ids = chunk.map((c) => c.entity.id);
+    const existing = await (options.existing?.(ids) ?? existingIds(client, typeName, ids));
     const failed = new Map<string, string>();
     if (!options.dryRun) {
       const result = await client.batchUpsert(

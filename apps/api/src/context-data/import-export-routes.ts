@@ -2,12 +2,13 @@ import { PassThrough, Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { entityToRow } from "@orrery/ngsi-ld";
+import type { EntityReader } from "@orrery/broker";
+import { entityToRow, type Entity } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { languageOf } from "../messages/say.ts";
 import { fieldError, invalid, Problem, problem, problemBody } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
-import { brokerProblem, viaBroker } from "./broker-access.ts";
+import { brokerProblem, listOrEmpty, viaBroker } from "./broker-access.ts";
 import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
 import { workspaceData } from "./workspace-data.ts";
 
@@ -23,15 +24,27 @@ const report = z.object({
     .optional(),
 });
 
+/** The embedded broker of this process, read in-process once it is registered (app.ts). */
+export interface OwnBroker {
+  reader?: EntityReader;
+}
+
 /** A file name that survives a Content-Disposition header. */
 const fileName = (name: string) => `${name.replace(/["\\/\r\n]/g, "_")}.csv`;
 
 /**
  * CSV import and export of one type's entities. Import takes the file as is (text/csv) or parsed
  * rows (JSON) and answers a per-row report, streamed as NDJSON progress lines when asked; export
- * streams every entity of the type, page by page from the broker.
+ * streams every entity of the type: from the embedded broker in-process, a chunk at a time as the
+ * client reads (236 s for a million over loopback HTTP, 1,000 a page), or page by page from any
+ * other broker over NGSI-LD.
  */
-export function registerImportExportRoutes(app: FastifyInstance, records: Records, config: Config): void {
+export function registerImportExportRoutes(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+  own: OwnBroker = {},
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   app.addContentTypeParser(
     ["text/csv", "text/plain"],
@@ -63,11 +76,20 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const rows: ImportRow[] = typeof body === "string" ? parseCsv(body) : jsonRows(body);
       if (!rows.length) throw invalid([fieldError("", "import.noRows")]);
       const client = await viaBroker(() => data.broker());
+      const tenant = own.reader ? await data.ownBrokerTenant() : undefined;
+      const reader = own.reader;
       const run = (onProgress?: (done: number, total: number) => void) =>
         importRows(client, String(type.name), columnsOf(type, propertyList), rows, {
           dryRun: request.query.dryRun === "true",
           language: languageOf(request.headers["accept-language"]),
           onProgress,
+          // The embedded broker says which ids exist in one query, not 10 requests of 50 ids a chunk.
+          ...(reader && tenant !== undefined
+            ? {
+                existing: (ids: string[]) =>
+                  reader.existing({ tenant, type: String(type.name), context: data.context, ids }),
+              }
+            : {}),
         });
       if (!String(request.headers.accept ?? "").includes("application/x-ndjson"))
         return viaBroker(() => run());
@@ -111,10 +133,20 @@ export function registerImportExportRoutes(app: FastifyInstance, records: Record
       const columns = columnsOf(type, (await data.dataModel()).properties);
       const header = ["id", "type", ...columns.map((c) => c.name)];
       const client = await viaBroker(() => data.broker());
+      const tenant = own.reader ? await data.ownBrokerTenant() : undefined;
+      const local =
+        tenant !== undefined
+          ? await own.reader!.entitiesOfType({ tenant, type: String(type.name), context: data.context })
+          : undefined;
       // Every entity: the client's default stops at 1,000,000, and a city's type may hold more.
-      const pages = client.entityPages({ type: String(type.name) }, { max: Number.POSITIVE_INFINITY });
+      const pages: AsyncGenerator<Entity[]> =
+        (local as AsyncGenerator<Entity[]> | undefined) ??
+        client.entityPages({ type: String(type.name) }, { max: Number.POSITIVE_INFINITY });
       // The first page before any byte is sent: a broker that fails answers a problem, not half a file.
-      const first = await viaBroker(() => pages.next());
+      // A tenant never written to (404 from the broker) holds no entity: the file is its header.
+      const first = await viaBroker(() =>
+        listOrEmpty(() => pages.next(), { done: true, value: undefined } as IteratorResult<Entity[]>),
+      );
       /** Each page's rows; the broker reads the next page while this one is used. */
       async function* pageRows() {
         for (let page = first; !page.done;) {

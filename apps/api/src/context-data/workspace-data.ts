@@ -4,7 +4,7 @@ import type { NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
 import { toItem, type Item, type Records } from "../resources/records.ts";
-import { workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
+import { ownBrokerTenant, workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
 import { modelOf } from "./entity-input.ts";
 
 /**
@@ -16,6 +16,8 @@ export interface WorkspaceData {
   workspace: Awaited<ReturnType<Records["requireWorkspace"]>>;
   context: string | undefined;
   broker(): Promise<NgsiLdClient>;
+  /** The tenant when the workspace's broker is this process's embedded one, else undefined. */
+  ownBrokerTenant(): Promise<string | undefined>;
   /** The workspace's types and properties. */
   dataModel(): Promise<{ types: Item[]; properties: Item[] }>;
   typeById(typeId: string): Promise<Item>;
@@ -46,6 +48,7 @@ export async function workspaceData(
         context,
         gatewayAuthorization: typeof gateway === "string" && gateway ? gateway : undefined,
       })),
+    ownBrokerTenant: () => ownBrokerTenant(records, workspace),
     dataModel,
     async typeById(typeId) {
       const row = await records.find(types, typeId, workspaceId);

@@ -121,7 +121,51 @@ entities.push({
   servedArea: { type: "GeoProperty", value: { type: "Polygon", coordinates: square(13.35, 52.45, 0.05) } },
 });
 
+// Points on the sides and corners of the box [13, 52]-[14, 53] and a hair outside: a box of points is
+// decided in SQL (geo-box.ts), where "within" leaves the sides out and "intersects" keeps them.
+for (const [name, coordinates] of Object.entries({
+  onWestSide: [13, 52.5],
+  onCorner: [14, 53],
+  onNorthSide: [13.25, 53],
+  hairOutside: [14.000000000000002, 52.5],
+  hairInside: [13.000000000000002, 52.99999999999999],
+  withAltitudeOnSide: [13.5, 52, 30],
+}))
+  entities.push({
+    id: `urn:ngsi-ld:Place:${name}`,
+    type: "Place",
+    location: { type: "GeoProperty", value: { type: "Point", coordinates } },
+  });
+// Two instances (datasetIds), one outside and one inside: the entity matches by the inside one.
+entities.push({
+  id: "urn:ngsi-ld:Place:twoInstances",
+  type: "Place",
+  location: [
+    { type: "GeoProperty", value: { type: "Point", coordinates: [50, 50] } },
+    {
+      type: "GeoProperty",
+      value: { type: "Point", coordinates: [13.75, 52.75] },
+      datasetId: "urn:ngsi-ld:Dataset:b",
+    },
+  ],
+});
+/** The box [13, 52]-[14, 53] as a map sends it, and drawn from another corner the other way round. */
+const boxRing = square(13, 52, 1);
+const boxOtherWay = [
+  [
+    [14, 53],
+    [14, 52],
+    [13, 52],
+    [13, 53],
+    [14, 53],
+  ],
+];
+
 const queries: Array<[string, string, unknown, string?]> = [
+  ["within", "Polygon", boxRing],
+  ["intersects", "Polygon", boxRing],
+  ["within", "Polygon", boxOtherWay],
+  ["intersects", "Polygon", boxOtherWay],
   ["near;maxDistance==2000", "Point", [13.4, 52.5]],
   ["near;maxDistance==30000", "Point", [13.4, 52.5]],
   ["near;minDistance==20000", "Point", [13.4, 52.5]],
@@ -184,8 +228,9 @@ describe("geo-queries on the spatial index (issue 38)", () => {
       })!;
       const expected = entities
         .filter((e) => {
-          const attribute = e[query.geoproperty] as { value: Geometry } | undefined;
-          return attribute !== undefined && geoMatches(attribute.value, query);
+          const attribute = e[query.geoproperty] as
+            { value: Geometry } | Array<{ value: Geometry }> | undefined;
+          return [attribute ?? []].flat().some((instance) => geoMatches(instance.value, query));
         })
         .map((e) => e.id as string)
         .sort();

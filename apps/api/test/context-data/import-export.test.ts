@@ -156,6 +156,47 @@ describe(`entity import and export through the API (${driver})`, () => {
     ]);
   });
 
+  it("exports and imports the embedded broker's entities in-process: the export asks no broker page, the import one write a chunk", async () => {
+    const ws = await ctx.another();
+    /** The API's calls to brokers through its NGSI-LD client, as GET /metrics counts them. */
+    const brokerCalls = async () => {
+      const text = (await ctx.api("GET", "/metrics")).raw as string;
+      return [...text.matchAll(/^orrery_broker_call_duration_seconds_count\{[^}]*\} (\d+)/gm)].reduce(
+        (sum, m) => sum + Number(m[1]),
+        0,
+      );
+    };
+    // Ids that sort differently as text and as numbers, names with the bytes a regular expression fears.
+    const rows = Array.from({ length: 2300 }, (_, i) => ({
+      id: `urn:ngsi-ld:Building:${i}`,
+      type: "Building",
+      name: `.*+?(|\\ ${i}`,
+      floors: String(i % 9),
+    }));
+    // A tenant never written to holds no entity: the file is its header (a 404 of the broker before).
+    const empty = await ctx.api("GET", `${ws.path}/entities/export?typeId=${ws.types.Building}`);
+    expect(empty.status).toBe(200);
+    expect(empty.raw).toBe("id,type,address,floors,location,name,open,owner,tags,temperature\r\n");
+    let before = await brokerCalls();
+    const created = await ctx.api("POST", `${ws.path}/entities/import?typeId=${ws.types.Building}`, rows);
+    expect(created.body).toMatchObject({ total: 2300, created: 2300, updated: 0, rejected: [] });
+    // Five chunks of 500: five batch upserts, and no lookup of which ids exist over HTTP (50 before).
+    expect((await brokerCalls()) - before).toBe(5);
+
+    before = await brokerCalls();
+    const exported = await ctx.api("GET", `${ws.path}/entities/export?typeId=${ws.types.Building}`);
+    expect(exported.status).toBe(200);
+    expect(await brokerCalls()).toBe(before); // three pages of 1,000 over HTTP before
+    const lines = exported.raw.trim().split("\r\n");
+    expect(lines).toHaveLength(2301);
+    const ids = lines.slice(1).map((l: string) => l.split(",")[0]);
+    expect(ids).toEqual(rows.map((r) => r.id).sort());
+    expect(lines).toContain(`urn:ngsi-ld:Building:42,Building,,6,,.*+?(|\\ 42,,,,`);
+
+    const again = await ctx.api("POST", `${ws.path}/entities/import?typeId=${ws.types.Building}`, rows);
+    expect(again.body).toMatchObject({ total: 2300, created: 0, updated: 2300, rejected: [] });
+  });
+
   it("dates the values of temporal attributes: by the file's observedAt column, else now", async () => {
     const ws = await ctx.another();
     const before = Date.now();
