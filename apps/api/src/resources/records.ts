@@ -272,12 +272,13 @@ export class Records {
   }
 
   /**
-   * The list as a JSON array, built by the database when the kind has no secrets: rows arrive as
+   * The list as a JSON array (UTF-8), built by the database when the kind has no secrets: rows arrive as
    * text and are joined, which spares decoding and re-encoding every record (most of the time of a
    * list of 10,000 on PGlite).
    */
-  async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<string> {
-    if (kind.fields.some((f) => f.secret)) return JSON.stringify(await this.list(kind, workspaceId, where));
+  async listJson(kind: KindDefinition, workspaceId?: string, where: Where = []): Promise<Buffer> {
+    if (kind.fields.some((f) => f.secret))
+      return Buffer.from(JSON.stringify(await this.list(kind, workspaceId, where)));
     // Each record's text built by the database, joined by the database too: one
     // value to receive instead of a row per record to parse and map (half of a 100-record list's
     // time on PGlite went in reading rows). A record a workspace holds carries it as hasWorkspace.
