@@ -64,6 +64,48 @@ describe(`lists asked by many at once (${driver})`, () => {
   });
 });
 
+describe(`records asked for by many at once (${driver})`, () => {
+  it("thirty records read at once cost one statement, each answer its own record, unknown and hostile ids 404", async () => {
+    const { api } = ctx;
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const created = await api("POST", "/api/context-brokers", broker(`Read ${i}`));
+      ids.push(created.body.id as string);
+    }
+    const before = await statements();
+    const answers = await Promise.all(ids.map((id) => api("GET", `/api/context-brokers/${id}`)));
+    expect((await statements()) - before).toBeLessThanOrEqual(2);
+    answers.forEach((answer, i) => {
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ id: ids[i], name: `Read ${i}` });
+      expect(answer.headers.etag).toBe('"1"');
+    });
+
+    // One changed answer does not change another's: each caller has its own copy.
+    const same = await Promise.all([1, 2, 3].map(() => api("GET", `/api/context-brokers/${ids[0]}`)));
+    for (const answer of same) expect(answer.body).toEqual(answers[0]!.body);
+
+    const strangers = [
+      "urn:ngsi-ld:ContextBroker:nothing",
+      `urn:ngsi-ld:ContextBroker:.*+?(|\\"'`,
+      "urn:ngsi-ld:ContextBroker:%",
+    ];
+    const missing = await Promise.all([
+      ...strangers.map((id) => api("GET", `/api/context-brokers/${encodeURIComponent(id)}`)),
+      api("GET", `/api/context-brokers/${ids[1]}`),
+    ]);
+    expect(missing.map((m) => m.status)).toEqual([404, 404, 404, 200]);
+    expect(missing[0]!.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    // A record of another kind is not found under this one, even when read with it.
+    const [wrongKind, rightKind] = await Promise.all([
+      api("GET", `/api/services/${ids[2]}`),
+      api("GET", `/api/context-brokers/${ids[2]}`),
+    ]);
+    expect(wrongKind.status).toBe(404);
+    expect(rightKind.status).toBe(200);
+  });
+});
+
 describe("ListCache", () => {
   it("keeps the list of the later version when a slower reading of an earlier one ends last", async () => {
     let version = "9";
