@@ -11,7 +11,7 @@ import { CrossOriginRedirect, fetchWithin, PEER_TIMEOUT_MS, unreachableCause } f
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
-import { ownBrokerBearer } from "../pep/internal.ts";
+import { isOwnBroker, ownBrokerBearer } from "../pep/internal.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
 
@@ -107,6 +107,15 @@ async function connection(records: Records, workspace: Row) {
       ? (workspace.data.contextBrokerTenant as string | undefined)
       : undefined;
   return { service, broker, tenant };
+}
+
+/**
+ * The tenant the workspace's entities are in when its broker is this process's embedded one ("" is
+ * the broker's default tenant); undefined for any other broker.
+ */
+export async function embeddedTenant(records: Records, workspace: Row): Promise<string | undefined> {
+  const { broker, tenant } = await connection(records, workspace);
+  return isOwnBroker(address(broker.data)) ? (tenant ?? "") : undefined;
 }
 
 export interface BrokerCallOptions {

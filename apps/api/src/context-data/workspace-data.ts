@@ -4,7 +4,9 @@ import type { NgsiLdClient } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
 import { toItem, type Item, type Records } from "../resources/records.ts";
-import { workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
+import { embeddedTenant, workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
+import { embeddedBrokerWrites } from "./broker-writes.ts";
+import type { BrokerWrites } from "./entity-order.ts";
 import { modelOf } from "./entity-input.ts";
 
 /**
@@ -19,6 +21,11 @@ export interface WorkspaceData {
   /** The workspace's types and properties. */
   dataModel(): Promise<{ types: Item[]; properties: Item[] }>;
   typeById(typeId: string): Promise<Item>;
+  /**
+   * How far the workspace's entities have changed, when its broker is the embedded one (see
+   * embeddedBrokerWrites); undefined for another broker.
+   */
+  brokerWrites(): Promise<BrokerWrites | undefined>;
   /** The data model of a type name: its top-level properties by name (empty for an unknown type). */
   model(typeName: string): Promise<Map<string, Item>>;
 }
@@ -47,6 +54,10 @@ export async function workspaceData(
         gatewayAuthorization: typeof gateway === "string" && gateway ? gateway : undefined,
       })),
     dataModel,
+    async brokerWrites() {
+      const tenant = await embeddedTenant(records, workspace);
+      return tenant === undefined ? undefined : () => embeddedBrokerWrites(records.database, tenant);
+    },
     async typeById(typeId) {
       const row = await records.find(types, typeId, workspaceId);
       if (!row) throw notFound(typeId, "type");
