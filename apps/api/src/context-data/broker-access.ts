@@ -11,7 +11,7 @@ import { CrossOriginRedirect, fetchWithin, PEER_TIMEOUT_MS, unreachableCause } f
 import { problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import { requireOwnGrant } from "../trust/grant-peer.ts";
-import { ownBrokerBearer } from "../pep/internal.ts";
+import { isOwnBroker, ownBrokerBearer } from "../pep/internal.ts";
 
 type Row = NonNullable<Awaited<ReturnType<Records["find"]>>>;
 
@@ -115,7 +115,7 @@ async function connection(records: Records, workspace: Row) {
  */
 export async function ownBrokerTenant(records: Records, workspace: Row): Promise<string | undefined> {
   const { broker, tenant } = await connection(records, workspace);
-  return ownBrokerBearer(address(broker.data)) !== undefined ? (tenant ?? "") : undefined;
+  return isOwnBroker(address(broker.data)) ? (tenant ?? "") : undefined;
 }
 
 export interface BrokerCallOptions {

@@ -148,8 +148,16 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
           return (order ? found.sort(byNameThenId) : found).slice(0, query.limit);
         }
         if (order) {
+          const writes = await data.brokerWrites();
           const page = await listOrEmpty(
-            () => pageByName(client, query, { limit: query.limit ?? 20, offset: query.offset ?? 0 }),
+            () =>
+              pageByName(
+                client,
+                query,
+                { limit: query.limit ?? 20, offset: query.offset ?? 0 },
+                SORTED_UP_TO,
+                writes,
+              ),
             { entities: [], count: 0, order: "name" as const },
           );
           if (page.count !== undefined) reply.header("x-total-count", String(page.count));

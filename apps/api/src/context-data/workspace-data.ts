@@ -5,6 +5,8 @@ import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
 import { toItem, type Item, type Records } from "../resources/records.ts";
 import { ownBrokerTenant, workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
+import { embeddedBrokerWrites } from "./broker-writes.ts";
+import type { BrokerWrites } from "./entity-order.ts";
 import { modelOf } from "./entity-input.ts";
 
 /**
@@ -21,6 +23,11 @@ export interface WorkspaceData {
   /** The workspace's types and properties. */
   dataModel(): Promise<{ types: Item[]; properties: Item[] }>;
   typeById(typeId: string): Promise<Item>;
+  /**
+   * How far the workspace's entities have changed, when its broker is the embedded one (see
+   * embeddedBrokerWrites); undefined for another broker.
+   */
+  brokerWrites(): Promise<BrokerWrites | undefined>;
   /** The data model of a type name: its top-level properties by name (empty for an unknown type). */
   model(typeName: string): Promise<Map<string, Item>>;
 }
@@ -50,6 +57,10 @@ export async function workspaceData(
       })),
     ownBrokerTenant: () => ownBrokerTenant(records, workspace),
     dataModel,
+    async brokerWrites() {
+      const tenant = await ownBrokerTenant(records, workspace);
+      return tenant === undefined ? undefined : () => embeddedBrokerWrites(records.database, tenant);
+    },
     async typeById(typeId) {
       const row = await records.find(types, typeId, workspaceId);
       if (!row) throw notFound(typeId, "type");

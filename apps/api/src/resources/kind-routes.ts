@@ -93,14 +93,16 @@ export function registerKindRoutes(
         response: { 200: z.array(read), ...errors },
       },
     },
-    // A ready JSON string: the serializer sends strings as they are.
+    // Ready JSON bytes: sent as they are, not serialized.
     async (request, reply) => {
       const where = Object.entries(request.query as Record<string, string | undefined>).filter(
         (entry): entry is [string, string] => entry[1] !== undefined,
       );
       const json = await records.listJson(kind, ws(request.params), where);
       if (!personal) return reply.type("application/json").send(json as never);
-      return reply.send(withoutPersonal(kind, request, servedPath(request)!, JSON.parse(json)) as never);
+      return reply.send(
+        withoutPersonal(kind, request, servedPath(request)!, JSON.parse(json.toString())) as never,
+      );
     },
   );
 

@@ -3,6 +3,7 @@ import { driver } from "../support/harness.ts";
 import { useEmbeddedWorkspace } from "../support/embedded-workspace.ts";
 import { NgsiLdClient } from "@orrery/ngsi-ld";
 import { pageByName } from "../../src/context-data/entity-order.ts";
+import { brokerCalls } from "../../src/metrics/registry.ts";
 
 const ctx = useEmbeddedWorkspace();
 
@@ -231,6 +232,54 @@ describe(`entities through the API, on the embedded broker over HTTP (${driver})
     expect(large.order).toBe("broker");
     expect(large.count).toBe(6);
     expect(large.entities.map((e) => e.id).sort()).toEqual(made.map((e) => e.id).sort());
+  });
+
+  it("keeps a list in name order while the broker's entities stay the same, and reads it again after any write, whoever made it", async () => {
+    const own = await ctx.another();
+    const tenant = String(own.workspace.contextBrokerTenant);
+    const direct = (method: string, path: string, body?: unknown) =>
+      fetch(`${ctx.base}/ngsi-ld/v1${path}`, {
+        method,
+        headers: { "NGSILD-Tenant": tenant, "content-type": "application/json", ...ctx.brokerAuth },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const made = ["c", "a", "b"].map((n) =>
+      building(`urn:ngsi-ld:Building:kept-${n}`, { name: { type: "Property", value: `Kept ${n}` } }),
+    );
+    expect((await direct("POST", "/entityOperations/create", made)).status).toBe(201);
+    const page = `${own.path}/entities?type=Building&order=name&limit=10&count=true`;
+    const names = async () => {
+      const res = await ctx.api("GET", page);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body as Array<{ name?: { value: string } }>).map((e) => e.name?.value ?? "");
+    };
+    expect(await names()).toEqual(["Kept a", "Kept b", "Kept c"]);
+
+    const brokerCallsNow = async () =>
+      (await brokerCalls.get()).values
+        .filter((v) => v.metricName === "orrery_broker_call_duration_seconds_count")
+        .reduce((sum, v) => sum + v.value, 0);
+    const before = await brokerCallsNow();
+    expect(await names()).toEqual(["Kept a", "Kept b", "Kept c"]);
+    expect(await names()).toEqual(["Kept a", "Kept b", "Kept c"]);
+    expect(await brokerCallsNow()).toBe(before); // nothing changed: nothing asked of the broker
+
+    // Another client adds one, with a name of hostile bytes: the next page has it.
+    const hostile = `.*+?(|\\ "Kept`;
+    const added = building("urn:ngsi-ld:Building:kept-d", { name: { type: "Property", value: hostile } });
+    expect((await direct("POST", "/entities", added)).status).toBe(201);
+    expect(await names()).toEqual([hostile, "Kept a", "Kept b", "Kept c"]);
+    // And removes one.
+    expect((await direct("DELETE", `/entities/${encodeURIComponent(made[1]!.id)}`)).status).toBe(204);
+    expect(await names()).toEqual([hostile, "Kept b", "Kept c"]);
+    // A change of an attribute the list shows, through the API this time.
+    const renamed = await ctx.api(
+      "PUT",
+      `${own.path}/entities/${encodeURIComponent(made[0]!.id)}/attrs/name`,
+      { type: "Property", value: "Again c" },
+    );
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(await names()).toEqual([hostile, "Again c", "Kept b"]);
   });
 
   it("replaces, adds, updates and deletes attributes", async () => {
