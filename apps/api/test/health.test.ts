@@ -548,6 +548,74 @@ describe(`health of the registered components (${driver})`, () => {
     expect(one.body).toMatchObject({ state: "down", checkedAt: byName("Closed").checkedAt });
   });
 
+  it("pages the components down first with their total, and counts each kind's states in a summary", async () => {
+    // Two brokers down whose names hold regular expression bytes, one never checked.
+    const downIds = [
+      await create("context-brokers", brokerFields("Down .*+?(|\\ one", await freePort())),
+      await create("context-brokers", brokerFields("Down .*+?(|\\ two", await freePort())),
+    ];
+    for (const id of downIds) expect((await check("context-brokers", id)).body.state).toBe("down");
+    const unchecked = await create("context-brokers", brokerFields("Never checked", await freePort()));
+    const viewer = client(t, await t.tokenFor("viewer"));
+    const whole = (await viewer("GET", "/api/health/components")).body.components as Array<{
+      id: string;
+      kind: string;
+      state: string;
+    }>;
+    const rank = ["down", "unchecked", "up", "notApplicable"];
+
+    const pages: typeof whole = [];
+    for (let offset = 0; ; offset += 2) {
+      const page = await viewer("GET", `/api/health/components?limit=2&offset=${offset}`, undefined, {
+        "accept-language": "fr",
+      });
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ intervalSeconds: 0, timeoutSeconds: 1, total: whole.length });
+      expect(page.body.components.length).toBeLessThanOrEqual(2);
+      if (!page.body.components.length) break;
+      pages.push(...page.body.components);
+    }
+    // Every component once, the same as in the whole list, down first.
+    expect(pages.map((c) => c.id).sort()).toEqual(whole.map((c) => c.id).sort());
+    const ranks = pages.map((c) => rank.indexOf(c.state));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const down = pages.filter((c) => c.state === "down");
+    expect(down.map((c) => c.id)).toEqual(expect.arrayContaining(downIds));
+    // Reasons in the reader's language, as the whole list writes them.
+    expect(pages.find((c) => c.id === downIds[0])).toMatchObject({
+      name: "Down .*+?(|\\ one",
+      reasons: [{ code: "health.refused", message: expect.stringMatching(/^La connexion a été refusée/) }],
+    });
+    expect(pages.find((c) => c.id === unchecked)).toMatchObject({ state: "unchecked", checkedAt: null });
+    // The first page holds the first down ones: what the Status page shows at once.
+    const first = await viewer("GET", "/api/health/components?limit=1");
+    expect(first.body.components[0].state).toBe("down");
+
+    const summary = await viewer("GET", "/api/health/summary");
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({
+      intervalSeconds: 0,
+      timeoutSeconds: 1,
+      total: whole.length,
+      down: down.length,
+    });
+    const counted = (kind: string, state: string) =>
+      whole.filter((c) => c.kind === kind && c.state === state).length;
+    for (const row of summary.body.kinds)
+      for (const state of rank) expect(row[state], `${row.kind} ${state}`).toBe(counted(row.kind, state));
+    // Kinds in the API's order, those with components only.
+    expect(summary.body.kinds.map((k: { kind: string }) => k.kind).sort()).toEqual(
+      [...new Set(whole.map((c) => c.kind))].sort(),
+    );
+    expect(summary.body.kinds[0].kind).toBe("context-brokers");
+
+    for (const bad of ["limit=0", "limit=abc", "limit=100000", "offset=-1", "limit=.*%2B%3F(%7C%5C"]) {
+      const refused = await viewer("GET", `/api/health/components?${bad}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    }
+  });
+
   it("lets operators and admins check, viewers only read; answers problem+json on a bad target", async () => {
     const viewer = client(t, await t.tokenFor("viewer"));
     expect((await viewer("POST", "/api/health/components")).status).toBe(403);

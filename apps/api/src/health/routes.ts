@@ -20,6 +20,7 @@ import {
   forgetRemoved,
   healthById,
   healthCounts,
+  healthPage,
   saveHealth,
   type StoredHealth,
 } from "./store.ts";
@@ -53,6 +54,11 @@ class CheckTooSoon extends Error {
     super(`checked less than ${GRANT_CHECK_SECONDS} s ago`);
   }
 }
+
+/** The most components a page of GET /api/health/components holds. */
+export const PAGE_LIMIT = 500;
+/** A page's size when only its offset is given: the Status page's. */
+const PAGE_SIZE = 100;
 
 /** How many components one process checks at a time (each check waits at most the timeout). */
 const parallelChecks = 8;
@@ -145,6 +151,52 @@ export function registerHealthRoutes(
     };
   }
 
+  /** A page of the components, down first, and how many there are in all. */
+  async function page(language: Language, limit: number, offset: number) {
+    const [rows, counts] = await Promise.all([
+      healthPage(db, kindNames, { limit, offset }),
+      healthCounts(db, kindNames),
+    ]);
+    return {
+      intervalSeconds,
+      timeoutSeconds,
+      total: counts.reduce((sum, c) => sum + c.count, 0),
+      components: rows.map((r) =>
+        view({ kind: kindsByName.get(r.kind)!, id: r.id, name: r.name }, r.health, language),
+      ),
+    };
+  }
+
+  /** Without limit nor offset, the whole list as the Status page read it before issue 38; else a page. */
+  const answer = ({ limit, offset }: { limit?: number; offset?: number }, language: Language) =>
+    limit === undefined && offset === undefined
+      ? list(language)
+      : page(language, limit ?? PAGE_SIZE, offset ?? 0);
+
+  /** How many components of each kind are in each state: what the Status page shows first. */
+  async function summary() {
+    const counts = await healthCounts(db, kindNames);
+    const byKind = kindNames
+      .map((kind) => {
+        const of = (state: string) => counts.find((c) => c.kind === kind && c.state === state)?.count ?? 0;
+        return {
+          kind,
+          down: of("down"),
+          unchecked: of("unchecked"),
+          up: of("up"),
+          notApplicable: of("notApplicable"),
+        };
+      })
+      .filter((k) => k.down + k.unchecked + k.up + k.notApplicable > 0);
+    return {
+      intervalSeconds,
+      timeoutSeconds,
+      total: counts.reduce((sum, c) => sum + c.count, 0),
+      down: byKind.reduce((sum, k) => sum + k.down, 0),
+      kinds: byKind,
+    };
+  }
+
   async function one(kindName: string, id: string) {
     const kind = kindsByName.get(kindName)!;
     const row = await records.find(kind, id);
@@ -153,16 +205,45 @@ export function registerHealthRoutes(
   }
 
   const params = z.object({ kind: z.enum(kindNames), id: z.string() });
+  const pageQuery = z.object({
+    limit: z.coerce.number().int().min(1).max(PAGE_LIMIT).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+  });
   const tags = ["health"];
 
   api.get(
     "/api/health/components",
-    { schema: { tags, summary: "Every registered component with its last connection check" } },
-    async (request) => list(languageOf(request.headers["accept-language"])),
+    {
+      schema: {
+        tags,
+        summary:
+          "Every registered component with its last connection check; with limit (and offset), a page of them, down first, with their total",
+        querystring: pageQuery,
+      },
+    },
+    async (request) => answer(request.query, languageOf(request.headers["accept-language"])),
+  );
+  api.get(
+    "/api/health/summary",
+    {
+      schema: {
+        tags,
+        summary:
+          "How many registered components of each kind are in each state (down, unchecked, up, not applicable)",
+      },
+    },
+    async () => summary(),
   );
   api.post(
     "/api/health/components",
-    { schema: { tags, summary: "Check the connection of every registered component now" } },
+    {
+      schema: {
+        tags,
+        summary:
+          "Check the connection of every registered component now; the answer as GET's, a page of it with limit (and offset)",
+        querystring: pageQuery,
+      },
+    },
     async (request) => {
       // A grant whose credentials were tried a moment ago keeps its last result.
       await inPool(await components(), (c) =>
@@ -171,7 +252,7 @@ export function registerHealthRoutes(
             request.log.warn({ err, component: c.id }, "health check failed");
         }),
       );
-      return list(languageOf(request.headers["accept-language"]));
+      return answer(request.query, languageOf(request.headers["accept-language"]));
     },
   );
   api.get(

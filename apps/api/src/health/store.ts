@@ -147,6 +147,51 @@ export async function forgetRemoved(db: Database): Promise<void> {
   );
 }
 
+/** The state a component shows: a result older than its last edit, or none yet, is unchecked. */
+const shownState = sql`CASE WHEN h.checked_at IS NULL OR r.updated_at > h.checked_at THEN 'unchecked' ELSE h.state END`;
+
+/** The registered components of these kinds, with their last results. */
+const componentsOf = (kinds: readonly string[]) => sql`
+    FROM records r LEFT JOIN component_health h ON h.id = r.id
+    WHERE r.workspace_id = '' AND r.kind IN (${sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    )})`;
+
+/** A registered component and its last result, as a page of the Status page lists it. */
+export interface ComponentRow {
+  kind: string;
+  id: string;
+  name: string;
+  health: StoredHealth;
+}
+
+/**
+ * A page of the registered components of these kinds, in the order an operator reads them: down
+ * first, then not checked yet, up, not applicable; by name within a state (the list index's
+ * lower(name), then id, so that pages never overlap). The rows of a page only: a platform of
+ * 10,000 components sent whole was 2.2 MB for a screen that shows a hundred.
+ */
+export async function healthPage(
+  db: Database,
+  kinds: readonly string[],
+  page: { limit: number; offset: number },
+): Promise<ComponentRow[]> {
+  if (!kinds.length) return [];
+  const rows = await db.execute(sql`
+    SELECT r.id, r.kind, r.name, ${shownState} AS state, h.reasons, h.round_trip_ms, h.version, h.checked_at
+    ${componentsOf(kinds)}
+    ORDER BY CASE ${shownState} WHEN 'down' THEN 0 WHEN 'unchecked' THEN 1 WHEN 'up' THEN 2 ELSE 3 END,
+      lower(r.name), r.id
+    LIMIT ${page.limit} OFFSET ${page.offset}`);
+  return rowsOf<HealthRow & { name: string }>(rows).map((r) => ({
+    kind: r.kind,
+    id: r.id,
+    name: r.name,
+    health: stored({ ...r, reasons: r.reasons ?? [], outdated: r.state === "unchecked" }),
+  }));
+}
+
 /**
  * How many registered components of these kinds are in each state, as the Status page shows them
  * (a result older than the component's last edit is unchecked): one statement, for GET /metrics.
@@ -157,14 +202,8 @@ export async function healthCounts(
 ): Promise<Array<{ kind: string; state: string; count: number }>> {
   if (!kinds.length) return [];
   const rows = await db.execute(sql`
-    SELECT r.kind,
-      CASE WHEN h.checked_at IS NULL OR r.updated_at > h.checked_at THEN 'unchecked' ELSE h.state END AS state,
-      count(*)::int AS count
-    FROM records r LEFT JOIN component_health h ON h.id = r.id
-    WHERE r.workspace_id = '' AND r.kind IN (${sql.join(
-      kinds.map((k) => sql`${k}`),
-      sql`, `,
-    )})
+    SELECT r.kind, ${shownState} AS state, count(*)::int AS count
+    ${componentsOf(kinds)}
     GROUP BY 1, 2`);
   return rowsOf<{ kind: string; state: string; count: number }>(rows);
 }
