@@ -720,6 +720,53 @@ describe(`background checks (${driver})`, () => {
     }
   });
 
+  it("keeps the results of many background checks in a few statements, not one per check", async () => {
+    const bg = await startTestApp({
+      HEALTH_CHECK_INTERVAL_SECONDS: "60",
+      HEALTH_CHECK_TIMEOUT_SECONDS: "1",
+    });
+    const admin = client(bg, await bg.tokenFor("admin"));
+    try {
+      // Registered before the first tick (the app checks once it listens): brokers at closed ports.
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const made = await admin(
+          "POST",
+          "/api/context-brokers",
+          brokerFields(`Closed ${i} .*+?(|\\`, await freePort()),
+        );
+        expect(made.status).toBe(201);
+        ids.push(made.body.id);
+      }
+      const db = bg.storage.db;
+      const execute = db.execute.bind(db);
+      let resultWrites = 0;
+      db.execute = ((query: Parameters<typeof execute>[0]) => {
+        const text = JSON.stringify(query);
+        if (/INSERT INTO component_health/.test(text) && /checked_at/.test(text)) resultWrites++;
+        return execute(query);
+      }) as typeof db.execute;
+      await bg.app.listen({ port: 0, host: "127.0.0.1" });
+      const deadline = Date.now() + 20_000;
+      let listed: Array<{ id: string; state: string; reasons: Array<{ code: string }> }> = [];
+      while (Date.now() < deadline) {
+        listed = (await admin("GET", "/api/health/components")).body.components;
+        if (ids.every((id) => listed.find((c) => c.id === id)?.state === "down")) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      for (const id of ids)
+        expect(listed.find((c) => c.id === id)).toMatchObject({
+          state: "down",
+          reasons: [{ code: "health.refused" }],
+        });
+      // 40 results (and the embedded broker's) in at most a statement a second.
+      expect(resultWrites).toBeGreaterThanOrEqual(1);
+      expect(resultWrites).toBeLessThanOrEqual(5);
+    } finally {
+      await bg.close();
+    }
+  }, 60_000);
+
   it("signs a grant in at most once per 30 s, however short the interval", async () => {
     const idm = await countingIdentityManager();
     const bg = await startTestApp({

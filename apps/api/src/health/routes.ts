@@ -13,11 +13,9 @@ import { notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { checkComponent, checkedKinds } from "./check.ts";
-import { RequestGate } from "./request-gate.ts";
+import { inPool, runInBackground } from "./background.ts";
 import {
-  claimDue,
   claimGrantCheck,
-  forgetRemoved,
   healthById,
   healthCounts,
   healthPage,
@@ -60,25 +58,6 @@ export const PAGE_LIMIT = 500;
 /** A page's size when only its offset is given: the Status page's. */
 const PAGE_SIZE = 100;
 
-/** How many components one process checks at a time (each check waits at most the timeout). */
-const parallelChecks = 8;
-
-/**
- * How long a background check waits for no request to be in flight before it goes anyway: with
- * 10,000 components the checks run all the time, and without giving way they took the event loop
- * (and PGlite's one connection) from the users' lists.
- */
-const QUIET_WAIT_MS = 100;
-
-/** Runs `work` on every item, `parallelChecks` at a time. */
-async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallelChecks, items.length) }, worker));
-}
-
 /** The components' states for GET /metrics: the kinds checked, and how many of each are in each state. */
 export interface HealthStates {
   kinds: readonly string[];
@@ -111,12 +90,12 @@ export function registerHealthRoutes(
     );
   }
 
-  /** Checks a component now; a grant only when its credentials may be tried (`claimed`: the background claimed it). */
-  async function check(component: Pick<Component, "kind" | "id">, claimed = false): Promise<StoredHealth> {
+  /** Checks a component now and keeps its result; a grant only when its credentials may be tried. */
+  async function check(component: Pick<Component, "kind" | "id">): Promise<StoredHealth> {
     const startedAt = new Date();
     const row = await records.find(component.kind, component.id);
     if (!row) throw notFound(component.id);
-    if (grantKinds.has(component.kind.kind) && !claimed) {
+    if (grantKinds.has(component.kind.kind)) {
       const wait = await claimGrantCheck(
         db,
         { id: row.id, kind: component.kind.kind },
@@ -290,65 +269,15 @@ export function registerHealthRoutes(
     },
   );
 
-  if (intervalSeconds > 0) runInBackground(app, db, { kinds: kindNames, check, intervalSeconds });
-  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
-}
-
-/**
- * The background checks. Every tick (a tenth of the interval, at least a second) each component
- * not checked nor claimed for almost an interval is claimed and checked, so that one goes at most
- * an interval between checks (a component that goes down shows within one interval), and a process
- * never checks what another has just checked.
- */
-function runInBackground(
-  app: FastifyInstance,
-  db: Database,
-  options: {
-    kinds: readonly string[];
-    check: (c: Pick<Component, "kind" | "id">, claimed: boolean) => Promise<StoredHealth>;
-    intervalSeconds: number;
-  },
-): void {
-  const tickMs = Math.max(1000, (options.intervalSeconds * 1000) / 10);
-  const staleSeconds = Math.max(0, options.intervalSeconds - tickMs / 1000);
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let closing = false;
-  const gate = new RequestGate();
-  gate.watch(app.server);
-
-  async function tick() {
-    await forgetRemoved(db);
-    const grants = options.kinds.filter((k) => grantKinds.has(k));
-    const others = options.kinds.filter((k) => !grantKinds.has(k));
-    const due = [
-      ...(await claimDue(db, others, staleSeconds)),
-      ...(await claimDue(db, grants, Math.max(staleSeconds, GRANT_CHECK_SECONDS))),
-    ];
-    await inPool(due, async (c) => {
-      // Users' requests first: a check waits for a quiet moment (at most QUIET_WAIT_MS).
-      await gate.quiet(QUIET_WAIT_MS);
-      if (!closing) await options.check({ kind: kindsByName.get(c.kind)!, id: c.id }, true);
+  if (intervalSeconds > 0)
+    runInBackground(app, db, {
+      kinds: kindNames,
+      grantKinds,
+      grantSeconds: GRANT_CHECK_SECONDS,
+      kindOf: (name) => kindsByName.get(name)!,
+      // Claimed by the background: a grant's sign-in is due (claimGrantCheck is for checks on demand).
+      check: (kind, row) => checkComponent(records, kind, row, timeoutMs),
+      intervalSeconds,
     });
-  }
-
-  const start = () => {
-    if (running || closing) return;
-    running = tick()
-      .catch((err: unknown) => app.log.warn({ err }, "background health checks failed"))
-      .finally(() => (running = undefined));
-  };
-  app.addHook("onReady", async () => {
-    timer = setInterval(start, tickMs);
-    timer.unref();
-    // The first checks once this process listens: its own embedded broker is one of the components
-    // (checked before, it would show as refused for a whole interval).
-    if (app.server.listening) start();
-    else app.server.once("listening", start);
-  });
-  app.addHook("onClose", async () => {
-    closing = true;
-    clearInterval(timer);
-    await running;
-  });
+  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
 }

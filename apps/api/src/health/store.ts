@@ -1,6 +1,8 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Message } from "../messages/say.ts";
+import type { Row } from "../resources/records.ts";
 import { rowsOf, type Database } from "../storage/database.ts";
+import { records } from "../storage/schema.ts";
 import type { CheckResult, HealthState } from "./check.ts";
 
 /** A component's last check as stored (migration 0015_component_health). */
@@ -68,6 +70,46 @@ export async function saveHealth(
       checked_at = EXCLUDED.checked_at, claimed_at = EXCLUDED.claimed_at
     RETURNING id, kind, state, reasons, round_trip_ms, version, checked_at`);
   return stored(rowsOf<HealthRow>(rows)[0]!);
+}
+
+/** A check's result to keep, with the time the check started. */
+export interface Checked {
+  id: string;
+  kind: string;
+  result: CheckResult;
+  startedAt: Date;
+}
+
+/**
+ * Keeps the results of several checks in one statement (the background's, issue 38): a platform of
+ * 10,000 components checked one by one made a write, and on PGlite a commit, per check, each
+ * taking the one connection from the users' requests.
+ */
+export async function saveHealthMany(db: Database, results: readonly Checked[]): Promise<void> {
+  // One row per component: a statement's ON CONFLICT may not update a row twice.
+  const latest = [...new Map(results.map((r) => [r.id, r])).values()];
+  if (!latest.length) return;
+  const values = latest.map(
+    ({ id, kind, result, startedAt }) =>
+      sql`(${id}, ${kind}, ${result.state}, ${JSON.stringify(result.reasons)}::jsonb, ${result.roundTripMs ?? null}::int,
+        ${result.version ?? null}::text, ${startedAt.toISOString()}::timestamptz, now())`,
+  );
+  await db.execute(sql`
+    INSERT INTO component_health (id, kind, state, reasons, round_trip_ms, version, checked_at, claimed_at)
+    VALUES ${sql.join(values, sql`, `)}
+    ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, state = EXCLUDED.state, reasons = EXCLUDED.reasons,
+      round_trip_ms = EXCLUDED.round_trip_ms, version = EXCLUDED.version,
+      checked_at = EXCLUDED.checked_at, claimed_at = EXCLUDED.claimed_at`);
+}
+
+/** The registered records of these ids, by id: the components a batch of background checks is about. */
+export async function componentRows(db: Database, ids: readonly string[]): Promise<Map<string, Row>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select()
+    .from(records)
+    .where(inArray(records.id, [...ids]));
+  return new Map(rows.filter((r) => r.workspaceId === "").map((r) => [r.id, r]));
 }
 
 /**
