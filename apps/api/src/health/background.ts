@@ -4,7 +4,7 @@ import type { Row } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import type { CheckResult } from "./check.ts";
 import { RequestGate } from "./request-gate.ts";
-import { claimDue, componentRows, forgetRemoved, saveHealthMany, type Checked } from "./store.ts";
+import { claimDue, componentRows, forgetRemoved, saveHealthMany, tidyHealth, type Checked } from "./store.ts";
 
 /** How many components one process checks at a time (each check waits at most the timeout). */
 export const PARALLEL_CHECKS = 8;
@@ -148,6 +148,9 @@ export function runInBackground(
     } finally {
       await writer.flush();
     }
+    // A round rewrote the rows of its components (their claims, their results).
+    if (due.length && !closing)
+      await tidyHealth(db).catch((err: unknown) => app.log.warn({ err }, "component_health not vacuumed"));
   }
 
   const start = () => {

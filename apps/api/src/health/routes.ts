@@ -16,6 +16,7 @@ import { checkComponent, checkedKinds } from "./check.ts";
 import { inPool, runInBackground } from "./background.ts";
 import {
   claimGrantCheck,
+  componentCount,
   healthById,
   healthCounts,
   healthPage,
@@ -132,14 +133,14 @@ export function registerHealthRoutes(
 
   /** A page of the components, down first, and how many there are in all. */
   async function page(language: Language, limit: number, offset: number) {
-    const [rows, counts] = await Promise.all([
+    const [rows, total] = await Promise.all([
       healthPage(db, kindNames, { limit, offset }),
-      healthCounts(db, kindNames),
+      componentCount(db, kindNames),
     ]);
     return {
       intervalSeconds,
       timeoutSeconds,
-      total: counts.reduce((sum, c) => sum + c.count, 0),
+      total,
       components: rows.map((r) =>
         view({ kind: kindsByName.get(r.kind)!, id: r.id, name: r.name }, r.health, language),
       ),

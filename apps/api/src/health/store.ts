@@ -220,18 +220,46 @@ export async function healthPage(
   page: { limit: number; offset: number },
 ): Promise<ComponentRow[]> {
   if (!kinds.length) return [];
+  // The order is found over narrow rows (id, name, state), the page's details read after: sorting
+  // 10,000 rows with their reasons took three times as long on PGlite.
   const rows = await db.execute(sql`
-    SELECT r.id, r.kind, r.name, ${shownState} AS state, h.reasons, h.round_trip_ms, h.version, h.checked_at
-    ${componentsOf(kinds)}
-    ORDER BY CASE ${shownState} WHEN 'down' THEN 0 WHEN 'unchecked' THEN 1 WHEN 'up' THEN 2 ELSE 3 END,
-      lower(r.name), r.id
-    LIMIT ${page.limit} OFFSET ${page.offset}`);
+    WITH page AS (
+      SELECT r.id, r.kind, r.name, ${shownState} AS state,
+        CASE ${shownState} WHEN 'down' THEN 0 WHEN 'unchecked' THEN 1 WHEN 'up' THEN 2 ELSE 3 END AS rank
+      ${componentsOf(kinds)}
+      ORDER BY rank, lower(r.name), r.id
+      LIMIT ${page.limit} OFFSET ${page.offset})
+    SELECT p.id, p.kind, p.name, p.state, h.reasons, h.round_trip_ms, h.version, h.checked_at
+    FROM page p LEFT JOIN component_health h ON h.id = p.id
+    ORDER BY p.rank, lower(p.name), p.id`);
   return rowsOf<HealthRow & { name: string }>(rows).map((r) => ({
     kind: r.kind,
     id: r.id,
     name: r.name,
     health: stored({ ...r, reasons: r.reasons ?? [], outdated: r.state === "unchecked" }),
   }));
+}
+
+/** How many components of these kinds are registered (the list index alone: no result is read). */
+export async function componentCount(db: Database, kinds: readonly string[]): Promise<number> {
+  if (!kinds.length) return 0;
+  const rows = await db.execute(sql`
+    SELECT count(*)::int AS count FROM records
+    WHERE workspace_id = '' AND kind IN (${sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    )})`);
+  return rowsOf<{ count: number }>(rows)[0]?.count ?? 0;
+}
+
+/**
+ * Keeps component_health small and its statistics true: every check rewrites its component's row,
+ * and PGlite runs no autovacuum, so the dead rows piled up (23 MB for 10,000 components after a few
+ * rounds) and the Status page's counts took 400 ms instead of about 100. Run after a round of
+ * background checks; on PostgreSQL it only anticipates autovacuum.
+ */
+export async function tidyHealth(db: Database): Promise<void> {
+  await db.execute(sql`VACUUM (ANALYZE) component_health`);
 }
 
 /**
