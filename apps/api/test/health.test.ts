@@ -548,6 +548,74 @@ describe(`health of the registered components (${driver})`, () => {
     expect(one.body).toMatchObject({ state: "down", checkedAt: byName("Closed").checkedAt });
   });
 
+  it("pages the components down first with their total, and counts each kind's states in a summary", async () => {
+    // Two brokers down whose names hold regular expression bytes, one never checked.
+    const downIds = [
+      await create("context-brokers", brokerFields("Down .*+?(|\\ one", await freePort())),
+      await create("context-brokers", brokerFields("Down .*+?(|\\ two", await freePort())),
+    ];
+    for (const id of downIds) expect((await check("context-brokers", id)).body.state).toBe("down");
+    const unchecked = await create("context-brokers", brokerFields("Never checked", await freePort()));
+    const viewer = client(t, await t.tokenFor("viewer"));
+    const whole = (await viewer("GET", "/api/health/components")).body.components as Array<{
+      id: string;
+      kind: string;
+      state: string;
+    }>;
+    const rank = ["down", "unchecked", "up", "notApplicable"];
+
+    const pages: typeof whole = [];
+    for (let offset = 0; ; offset += 2) {
+      const page = await viewer("GET", `/api/health/components?limit=2&offset=${offset}`, undefined, {
+        "accept-language": "fr",
+      });
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ intervalSeconds: 0, timeoutSeconds: 1, total: whole.length });
+      expect(page.body.components.length).toBeLessThanOrEqual(2);
+      if (!page.body.components.length) break;
+      pages.push(...page.body.components);
+    }
+    // Every component once, the same as in the whole list, down first.
+    expect(pages.map((c) => c.id).sort()).toEqual(whole.map((c) => c.id).sort());
+    const ranks = pages.map((c) => rank.indexOf(c.state));
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    const down = pages.filter((c) => c.state === "down");
+    expect(down.map((c) => c.id)).toEqual(expect.arrayContaining(downIds));
+    // Reasons in the reader's language, as the whole list writes them.
+    expect(pages.find((c) => c.id === downIds[0])).toMatchObject({
+      name: "Down .*+?(|\\ one",
+      reasons: [{ code: "health.refused", message: expect.stringMatching(/^La connexion a été refusée/) }],
+    });
+    expect(pages.find((c) => c.id === unchecked)).toMatchObject({ state: "unchecked", checkedAt: null });
+    // The first page holds the first down ones: what the Status page shows at once.
+    const first = await viewer("GET", "/api/health/components?limit=1");
+    expect(first.body.components[0].state).toBe("down");
+
+    const summary = await viewer("GET", "/api/health/summary");
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({
+      intervalSeconds: 0,
+      timeoutSeconds: 1,
+      total: whole.length,
+      down: down.length,
+    });
+    const counted = (kind: string, state: string) =>
+      whole.filter((c) => c.kind === kind && c.state === state).length;
+    for (const row of summary.body.kinds)
+      for (const state of rank) expect(row[state], `${row.kind} ${state}`).toBe(counted(row.kind, state));
+    // Kinds in the API's order, those with components only.
+    expect(summary.body.kinds.map((k: { kind: string }) => k.kind).sort()).toEqual(
+      [...new Set(whole.map((c) => c.kind))].sort(),
+    );
+    expect(summary.body.kinds[0].kind).toBe("context-brokers");
+
+    for (const bad of ["limit=0", "limit=abc", "limit=100000", "offset=-1", "limit=.*%2B%3F(%7C%5C"]) {
+      const refused = await viewer("GET", `/api/health/components?${bad}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    }
+  });
+
   it("lets operators and admins check, viewers only read; answers problem+json on a bad target", async () => {
     const viewer = client(t, await t.tokenFor("viewer"));
     expect((await viewer("POST", "/api/health/components")).status).toBe(403);
@@ -651,6 +719,53 @@ describe(`background checks (${driver})`, () => {
       await bg.close();
     }
   });
+
+  it("keeps the results of many background checks in a few statements, not one per check", async () => {
+    const bg = await startTestApp({
+      HEALTH_CHECK_INTERVAL_SECONDS: "60",
+      HEALTH_CHECK_TIMEOUT_SECONDS: "1",
+    });
+    const admin = client(bg, await bg.tokenFor("admin"));
+    try {
+      // Registered before the first tick (the app checks once it listens): brokers at closed ports.
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const made = await admin(
+          "POST",
+          "/api/context-brokers",
+          brokerFields(`Closed ${i} .*+?(|\\`, await freePort()),
+        );
+        expect(made.status).toBe(201);
+        ids.push(made.body.id);
+      }
+      const db = bg.storage.db;
+      const execute = db.execute.bind(db);
+      let resultWrites = 0;
+      db.execute = ((query: Parameters<typeof execute>[0]) => {
+        const text = JSON.stringify(query);
+        if (/INSERT INTO component_health/.test(text) && /checked_at/.test(text)) resultWrites++;
+        return execute(query);
+      }) as typeof db.execute;
+      await bg.app.listen({ port: 0, host: "127.0.0.1" });
+      const deadline = Date.now() + 20_000;
+      let listed: Array<{ id: string; state: string; reasons: Array<{ code: string }> }> = [];
+      while (Date.now() < deadline) {
+        listed = (await admin("GET", "/api/health/components")).body.components;
+        if (ids.every((id) => listed.find((c) => c.id === id)?.state === "down")) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      for (const id of ids)
+        expect(listed.find((c) => c.id === id)).toMatchObject({
+          state: "down",
+          reasons: [{ code: "health.refused" }],
+        });
+      // 40 results (and the embedded broker's) in at most a statement a second.
+      expect(resultWrites).toBeGreaterThanOrEqual(1);
+      expect(resultWrites).toBeLessThanOrEqual(5);
+    } finally {
+      await bg.close();
+    }
+  }, 60_000);
 
   it("signs a grant in at most once per 30 s, however short the interval", async () => {
     const idm = await countingIdentityManager();

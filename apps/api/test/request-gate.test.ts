@@ -90,6 +90,37 @@ describe("the background checks' request gate", () => {
     expect(passed[2]).toBeGreaterThanOrEqual(590);
   });
 
+  it("counts clients asking one request after another as busy, though none is in flight between them", async () => {
+    // Quiet is no request for 500 ms here: the requests below follow each other closer than that.
+    const gate = new RequestGate(500);
+    const { hold } = await server(gate);
+    let asking = true;
+    const client = (async () => {
+      while (asking) {
+        const { response, answered } = await hold();
+        response.end("done");
+        await answered;
+      }
+    })();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const start = performance.now();
+      const passed: number[] = [];
+      await Promise.all(
+        [0, 1, 2].map(() => gate.quiet(200).then(() => passed.push(performance.now() - start))),
+      );
+      // Each check waited its longest: none slipped through a gap between two requests.
+      expect(passed[0]).toBeGreaterThanOrEqual(190);
+      expect(passed[2]).toBeGreaterThanOrEqual(590);
+    } finally {
+      asking = false;
+      await client;
+    }
+    // Once the client stops, the server is quiet again after 500 ms.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await elapsed(gate.quiet(20_000))).toBeLessThan(5_000);
+  });
+
   it("lets every check through at once when the server is quiet", async () => {
     const gate = new RequestGate();
     await server(gate);

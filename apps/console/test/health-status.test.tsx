@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import StatusPage from "../src/health/StatusPage.tsx";
-import type { ComponentHealth, HealthList } from "../src/health/healthApi.ts";
+import type { ComponentHealth, HealthPage, HealthSummary } from "../src/health/healthApi.ts";
 import i18n from "../src/i18n/index.ts";
 import { allow, mockApi, renderAt, sent, type Call } from "./support.tsx";
 
@@ -40,11 +40,53 @@ const fresh: ComponentHealth = {
   checkedAt: null,
 };
 
-const list = (components: ComponentHealth[], intervalSeconds = 60): HealthList => ({
-  intervalSeconds,
-  timeoutSeconds: 10,
-  components,
-});
+const rank = ["down", "unchecked", "up", "notApplicable"];
+const kindOrder = [
+  "context-brokers",
+  "identity-managers",
+  "vc-verifiers",
+  "policy-administration-points",
+  "credentials-config-services",
+];
+
+/**
+ * The API's health routes over these components, as it answers them: GET /health/summary (counts
+ * per kind and state) and GET /health/components?limit&offset (a page, down first, by name).
+ */
+function health(components: () => ComponentHealth[], intervalSeconds = 60) {
+  const summary = (): HealthSummary => {
+    const all = components();
+    const count = (kind: string, state: string) =>
+      all.filter((c) => c.kind === kind && c.state === state).length;
+    const kinds = kindOrder
+      .map((kind) => ({
+        kind,
+        down: count(kind, "down"),
+        unchecked: count(kind, "unchecked"),
+        up: count(kind, "up"),
+        notApplicable: count(kind, "notApplicable"),
+      }))
+      .filter((k) => k.down + k.unchecked + k.up + k.notApplicable > 0);
+    const down = all.filter((c) => c.state === "down").length;
+    return { intervalSeconds, timeoutSeconds: 10, total: all.length, down, kinds };
+  };
+  const page = (): HealthPage => {
+    // The address of the call being answered: mockApi's routes see its path only.
+    const query = new URL(String(vi.mocked(fetch).mock.lastCall![0]), "http://localhost").searchParams;
+    const [limit, offset] = [Number(query.get("limit")), Number(query.get("offset") ?? 0)];
+    const sorted = [...components()].sort(
+      (a, b) =>
+        rank.indexOf(a.state) - rank.indexOf(b.state) ||
+        a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+    );
+    const components_ = sorted.slice(offset, offset + limit);
+    return { intervalSeconds, timeoutSeconds: 10, total: sorted.length, components: components_ };
+  };
+  return {
+    "GET /health/summary": () => ({ body: summary() }),
+    "GET /health/components": () => ({ body: page() }),
+  };
+}
 
 const row = (name: string) => screen.getByText(name).closest("tr")!;
 
@@ -69,7 +111,7 @@ describe("the Status page", () => {
       id: "urn:ngsi-ld:CredentialsConfigService:ccs",
       name: "CCS du vérifieur",
     };
-    mockApi({ "GET /health/components": { body: list([pap, ccs]) } });
+    mockApi(health(() => [pap, ccs]));
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("PAP du fournisseur");
     expect(row("PAP du fournisseur")).toHaveTextContent(/point d.administration des politiques/i);
@@ -87,7 +129,7 @@ describe("the Status page", () => {
   });
 
   it("lists every component with its state, the reason it is down, its round trip, version and check time", async () => {
-    mockApi({ "GET /health/components": { body: list([embedded, closed, fresh]) } });
+    mockApi(health(() => [embedded, closed, fresh]));
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("Embedded broker");
     expect(row("Embedded broker")).toHaveTextContent("Up");
@@ -107,10 +149,14 @@ describe("the Status page", () => {
   });
 
   it("checks all now, and shows the new results", async () => {
+    let checked = false;
     const calls: Call[] = mockApi({
-      "GET /health/components": { body: list([embedded, closed]) },
-      "POST /health/components": {
-        body: list([embedded, { ...closed, state: "up", reasons: [], version: "8.3.0" }]),
+      ...health(() =>
+        checked ? [embedded, { ...closed, state: "up", reasons: [], version: "8.3.0" }] : [embedded, closed],
+      ),
+      "POST /health/components": () => {
+        checked = true;
+        return { body: {} };
       },
     });
     const { user } = renderAt("/status", "/status", <StatusPage />);
@@ -121,21 +167,18 @@ describe("the Status page", () => {
   });
 
   it("reads the results again by itself, so that a component that goes down shows without a reload", async () => {
-    let answer = list([embedded], 8);
-    mockApi({ "GET /health/components": () => ({ body: answer }) });
+    let answer = [embedded];
+    mockApi(health(() => answer, 8));
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("Embedded broker");
     expect(row("Embedded broker")).toHaveTextContent("Up");
-    answer = list(
-      [
-        {
-          ...embedded,
-          state: "down",
-          reasons: [{ code: "health.timedOut", message: "No answer within 10 s." }],
-        },
-      ],
-      8,
-    );
+    answer = [
+      {
+        ...embedded,
+        state: "down",
+        reasons: [{ code: "health.timedOut", message: "No answer within 10 s." }],
+      },
+    ];
     // A quarter of the 8 s interval: the page asks again within 2 s.
     await waitFor(() => expect(row("Embedded broker")).toHaveTextContent("No answer within 10 s."), {
       timeout: 4_000,
@@ -159,7 +202,7 @@ describe("the Status page", () => {
       [12, "zz down three"],
     ] as const)
       many[i] = { ...closed, id: `urn:ngsi-ld:IdentityManager:${i}`, name };
-    mockApi({ "GET /health/components": { body: list(many) } });
+    const calls = mockApi(health(() => many));
     const { user } = renderAt("/status", "/status", <StatusPage />);
     const byKind = await screen.findByRole("table", { name: "Components by kind and state" });
     const cells = (selector: string) => Array.from(byKind.querySelectorAll(selector), (c) => c.textContent);
@@ -181,13 +224,28 @@ describe("the Status page", () => {
       // Then the ones not checked yet, by name.
       "Component 002",
     ]);
+    // The API sent the first page only, and sends the next one on "Show more".
+    const asked = () =>
+      vi
+        .mocked(fetch)
+        .mock.calls.map(([input]) => String(input))
+        .filter((url) => url.includes("/health/components"));
+    expect(asked()).toEqual(["/api/health/components?limit=100&offset=0"]);
     await user.click(screen.getByText("Show more (100 of 130 shown)"));
-    expect(components()).toHaveLength(130);
+    await waitFor(() => expect(components()).toHaveLength(130));
+    expect(asked()).toEqual([
+      "/api/health/components?limit=100&offset=0",
+      "/api/health/components?limit=100&offset=100",
+    ]);
     expect(screen.queryByText(/Show more/)).toBeNull();
+    expect(sent(calls, "GET").filter((c) => c.path === "/health/summary")).toHaveLength(1);
   }, 20_000);
 
   it("offers no check to a viewer, who still reads the results", async () => {
-    mockApi({ "GET /health/components": { body: list([embedded]) } }, [allow("GET", "^/api/.*")]);
+    mockApi(
+      health(() => [embedded]),
+      [allow("GET", "^/api/.*")],
+    );
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("Embedded broker");
     expect(screen.queryByRole("button", { name: "Check all now" })).toBeNull();
@@ -195,7 +253,7 @@ describe("the Status page", () => {
 
   it("speaks French", async () => {
     await i18n.changeLanguage("fr");
-    mockApi({ "GET /health/components": { body: list([embedded, closed]) } });
+    mockApi(health(() => [embedded, closed]));
     renderAt("/status", "/status", <StatusPage />);
     await screen.findByText("Embedded broker");
     expect(screen.getByRole("heading", { name: "État" })).toBeInTheDocument();

@@ -13,13 +13,13 @@ import { notFound, problem } from "../problems.ts";
 import type { Records } from "../resources/records.ts";
 import type { Database } from "../storage/database.ts";
 import { checkComponent, checkedKinds } from "./check.ts";
-import { RequestGate } from "./request-gate.ts";
+import { inPool, runInBackground } from "./background.ts";
 import {
-  claimDue,
   claimGrantCheck,
-  forgetRemoved,
+  componentCount,
   healthById,
   healthCounts,
+  healthPage,
   saveHealth,
   type StoredHealth,
 } from "./store.ts";
@@ -54,24 +54,10 @@ class CheckTooSoon extends Error {
   }
 }
 
-/** How many components one process checks at a time (each check waits at most the timeout). */
-const parallelChecks = 8;
-
-/**
- * How long a background check waits for no request to be in flight before it goes anyway: with
- * 10,000 components the checks run all the time, and without giving way they took the event loop
- * (and PGlite's one connection) from the users' lists.
- */
-const QUIET_WAIT_MS = 100;
-
-/** Runs `work` on every item, `parallelChecks` at a time. */
-async function inPool<T>(items: readonly T[], work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(parallelChecks, items.length) }, worker));
-}
+/** The most components a page of GET /api/health/components holds. */
+export const PAGE_LIMIT = 500;
+/** A page's size when only its offset is given: the Status page's. */
+const PAGE_SIZE = 100;
 
 /** The components' states for GET /metrics: the kinds checked, and how many of each are in each state. */
 export interface HealthStates {
@@ -105,12 +91,12 @@ export function registerHealthRoutes(
     );
   }
 
-  /** Checks a component now; a grant only when its credentials may be tried (`claimed`: the background claimed it). */
-  async function check(component: Pick<Component, "kind" | "id">, claimed = false): Promise<StoredHealth> {
+  /** Checks a component now and keeps its result; a grant only when its credentials may be tried. */
+  async function check(component: Pick<Component, "kind" | "id">): Promise<StoredHealth> {
     const startedAt = new Date();
     const row = await records.find(component.kind, component.id);
     if (!row) throw notFound(component.id);
-    if (grantKinds.has(component.kind.kind) && !claimed) {
+    if (grantKinds.has(component.kind.kind)) {
       const wait = await claimGrantCheck(
         db,
         { id: row.id, kind: component.kind.kind },
@@ -145,6 +131,52 @@ export function registerHealthRoutes(
     };
   }
 
+  /** A page of the components, down first, and how many there are in all. */
+  async function page(language: Language, limit: number, offset: number) {
+    const [rows, total] = await Promise.all([
+      healthPage(db, kindNames, { limit, offset }),
+      componentCount(db, kindNames),
+    ]);
+    return {
+      intervalSeconds,
+      timeoutSeconds,
+      total,
+      components: rows.map((r) =>
+        view({ kind: kindsByName.get(r.kind)!, id: r.id, name: r.name }, r.health, language),
+      ),
+    };
+  }
+
+  /** Without limit nor offset, the whole list as the Status page read it before issue 38; else a page. */
+  const answer = ({ limit, offset }: { limit?: number; offset?: number }, language: Language) =>
+    limit === undefined && offset === undefined
+      ? list(language)
+      : page(language, limit ?? PAGE_SIZE, offset ?? 0);
+
+  /** How many components of each kind are in each state: what the Status page shows first. */
+  async function summary() {
+    const counts = await healthCounts(db, kindNames);
+    const byKind = kindNames
+      .map((kind) => {
+        const of = (state: string) => counts.find((c) => c.kind === kind && c.state === state)?.count ?? 0;
+        return {
+          kind,
+          down: of("down"),
+          unchecked: of("unchecked"),
+          up: of("up"),
+          notApplicable: of("notApplicable"),
+        };
+      })
+      .filter((k) => k.down + k.unchecked + k.up + k.notApplicable > 0);
+    return {
+      intervalSeconds,
+      timeoutSeconds,
+      total: counts.reduce((sum, c) => sum + c.count, 0),
+      down: byKind.reduce((sum, k) => sum + k.down, 0),
+      kinds: byKind,
+    };
+  }
+
   async function one(kindName: string, id: string) {
     const kind = kindsByName.get(kindName)!;
     const row = await records.find(kind, id);
@@ -153,16 +185,45 @@ export function registerHealthRoutes(
   }
 
   const params = z.object({ kind: z.enum(kindNames), id: z.string() });
+  const pageQuery = z.object({
+    limit: z.coerce.number().int().min(1).max(PAGE_LIMIT).optional(),
+    offset: z.coerce.number().int().min(0).optional(),
+  });
   const tags = ["health"];
 
   api.get(
     "/api/health/components",
-    { schema: { tags, summary: "Every registered component with its last connection check" } },
-    async (request) => list(languageOf(request.headers["accept-language"])),
+    {
+      schema: {
+        tags,
+        summary:
+          "Every registered component with its last connection check; with limit (and offset), a page of them, down first, with their total",
+        querystring: pageQuery,
+      },
+    },
+    async (request) => answer(request.query, languageOf(request.headers["accept-language"])),
+  );
+  api.get(
+    "/api/health/summary",
+    {
+      schema: {
+        tags,
+        summary:
+          "How many registered components of each kind are in each state (down, unchecked, up, not applicable)",
+      },
+    },
+    async () => summary(),
   );
   api.post(
     "/api/health/components",
-    { schema: { tags, summary: "Check the connection of every registered component now" } },
+    {
+      schema: {
+        tags,
+        summary:
+          "Check the connection of every registered component now; the answer as GET's, a page of it with limit (and offset)",
+        querystring: pageQuery,
+      },
+    },
     async (request) => {
       // A grant whose credentials were tried a moment ago keeps its last result.
       await inPool(await components(), (c) =>
@@ -171,7 +232,7 @@ export function registerHealthRoutes(
             request.log.warn({ err, component: c.id }, "health check failed");
         }),
       );
-      return list(languageOf(request.headers["accept-language"]));
+      return answer(request.query, languageOf(request.headers["accept-language"]));
     },
   );
   api.get(
@@ -209,65 +270,15 @@ export function registerHealthRoutes(
     },
   );
 
-  if (intervalSeconds > 0) runInBackground(app, db, { kinds: kindNames, check, intervalSeconds });
-  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
-}
-
-/**
- * The background checks. Every tick (a tenth of the interval, at least a second) each component
- * not checked nor claimed for almost an interval is claimed and checked, so that one goes at most
- * an interval between checks (a component that goes down shows within one interval), and a process
- * never checks what another has just checked.
- */
-function runInBackground(
-  app: FastifyInstance,
-  db: Database,
-  options: {
-    kinds: readonly string[];
-    check: (c: Pick<Component, "kind" | "id">, claimed: boolean) => Promise<StoredHealth>;
-    intervalSeconds: number;
-  },
-): void {
-  const tickMs = Math.max(1000, (options.intervalSeconds * 1000) / 10);
-  const staleSeconds = Math.max(0, options.intervalSeconds - tickMs / 1000);
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let closing = false;
-  const gate = new RequestGate();
-  gate.watch(app.server);
-
-  async function tick() {
-    await forgetRemoved(db);
-    const grants = options.kinds.filter((k) => grantKinds.has(k));
-    const others = options.kinds.filter((k) => !grantKinds.has(k));
-    const due = [
-      ...(await claimDue(db, others, staleSeconds)),
-      ...(await claimDue(db, grants, Math.max(staleSeconds, GRANT_CHECK_SECONDS))),
-    ];
-    await inPool(due, async (c) => {
-      // Users' requests first: a check waits for a quiet moment (at most QUIET_WAIT_MS).
-      await gate.quiet(QUIET_WAIT_MS);
-      if (!closing) await options.check({ kind: kindsByName.get(c.kind)!, id: c.id }, true);
+  if (intervalSeconds > 0)
+    runInBackground(app, db, {
+      kinds: kindNames,
+      grantKinds,
+      grantSeconds: GRANT_CHECK_SECONDS,
+      kindOf: (name) => kindsByName.get(name)!,
+      // Claimed by the background: a grant's sign-in is due (claimGrantCheck is for checks on demand).
+      check: (kind, row) => checkComponent(records, kind, row, timeoutMs),
+      intervalSeconds,
     });
-  }
-
-  const start = () => {
-    if (running || closing) return;
-    running = tick()
-      .catch((err: unknown) => app.log.warn({ err }, "background health checks failed"))
-      .finally(() => (running = undefined));
-  };
-  app.addHook("onReady", async () => {
-    timer = setInterval(start, tickMs);
-    timer.unref();
-    // The first checks once this process listens: its own embedded broker is one of the components
-    // (checked before, it would show as refused for a whole interval).
-    if (app.server.listening) start();
-    else app.server.once("listening", start);
-  });
-  app.addHook("onClose", async () => {
-    closing = true;
-    clearInterval(timer);
-    await running;
-  });
+  return { kinds: kindNames, counts: () => healthCounts(db, kindNames) };
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { Button, Card, Spinner, Table } from "react-bootstrap";
 import { Link } from "react-router";
 import { useTranslation } from "../i18n/index.ts";
@@ -6,12 +6,13 @@ import { kindsByName } from "@orrery/model";
 import { ErrorAlert } from "../errors/ErrorAlert.tsx";
 import { useCan } from "../permissions.ts";
 import { usePageTitle } from "../resources/Breadcrumbs.tsx";
-import { PAGE, ShowMore } from "../resources/RecordTable.tsx";
+import { ShowMore } from "../resources/RecordTable.tsx";
 import { kindRoute } from "../routes.ts";
 import {
   refreshMs,
   useCheckAll,
-  useHealthList,
+  useHealthPages,
+  useHealthSummary,
   type ComponentHealth,
   type HealthState,
 } from "./healthApi.ts";
@@ -20,49 +21,45 @@ import "texts:health";
 
 const capitalized = (s: string) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
-/** The order of the rows: what needs the operator's eyes first. */
+/** The columns of the count per kind: what needs the operator's eyes first. */
 const states: readonly HealthState[] = ["down", "unchecked", "up", "notApplicable"];
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
-
-/** Down first, then not checked yet, up, not applicable; by name within a state. */
-const byUrgency = (a: ComponentHealth, b: ComponentHealth) =>
-  states.indexOf(a.state) - states.indexOf(b.state) || collator.compare(a.name, b.name);
-
-/** How many components of each kind are in each state, kinds in the API's order. */
-function countByKind(components: readonly ComponentHealth[]) {
-  const counts = new Map<string, Record<HealthState, number>>();
-  for (const c of components) {
-    const row = counts.get(c.kind) ?? { down: 0, unchecked: 0, up: 0, notApplicable: 0 };
-    row[c.state]++;
-    counts.set(c.kind, row);
-  }
-  return [...counts.entries()];
-}
 
 /**
  * The platform's Status page: every registered component (brokers, temporal services, identity
  * managers and their grants, registries and their grants, verifiers, issuers lists) with its last
  * connection check and when it was taken, read again by itself; "Check all now" for who may check.
- * A platform of 10,000 components stays quick to read (issue 38): a count per kind and state
- * first, then the components down first, a page at a time.
+ * A platform of 10,000 components stays quick to read (issue 38): the API counts them per kind and
+ * state, shown at once, and sends the components a page at a time, down first, then not checked
+ * yet, up, not applicable (by name within a state).
  */
 export default function StatusPage() {
   const { t } = useTranslation();
   usePageTitle([t("health.title")]);
   const can = useCan();
-  const list = useHealthList();
+  const summary = useHealthSummary();
+  const pages = useHealthPages();
   const checkAll = useCheckAll();
-  const [limit, setLimit] = useState(PAGE);
   const stateLabels: Record<HealthState, string> = {
     down: t("health.states.down"),
     unchecked: t("health.states.unchecked"),
     up: t("health.states.up"),
     notApplicable: t("health.states.notApplicable"),
   };
-  const interval = list.data?.intervalSeconds ?? 0;
-  const components = useMemo(() => [...(list.data?.components ?? [])].sort(byUrgency), [list.data]);
-  const perKind = useMemo(() => countByKind(list.data?.components ?? []), [list.data]);
-  const down = perKind.reduce((sum, [, row]) => sum + row.down, 0);
+  const interval = summary.data?.intervalSeconds ?? pages.data?.pages[0]?.intervalSeconds ?? 0;
+  // A component whose state changed between two pages' reads may come twice: once is enough.
+  const components = useMemo(() => {
+    const seen = new Set<string>();
+    const rows: ComponentHealth[] = [];
+    for (const c of pages.data?.pages.flatMap((p) => p.components) ?? []) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      rows.push(c);
+    }
+    return rows;
+  }, [pages.data]);
+  const total = pages.data?.pages.at(-1)?.total ?? 0;
+  const perKind = summary.data?.kinds ?? [];
+  const down = summary.data?.down ?? 0;
 
   return (
     <Card>
@@ -82,12 +79,12 @@ export default function StatusPage() {
             ? t("health.background", { interval, refresh: refreshMs(interval) / 1000 })
             : t("health.onDemand", { refresh: refreshMs(interval) / 1000 })}
         </p>
-        <ErrorAlert error={list.error ?? checkAll.error} />
-        {list.isPending && (
+        <ErrorAlert error={summary.error ?? pages.error ?? checkAll.error} />
+        {(summary.isPending || pages.isPending) && (
           <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
         )}
-        {list.isSuccess && components.length === 0 && <p>{t("health.none")}</p>}
-        {components.length > 0 && (
+        {summary.isSuccess && summary.data.total === 0 && <p>{t("health.none")}</p>}
+        {summary.isSuccess && summary.data.total > 0 && (
           <>
             <p role="status" className="mb-2">
               {down > 0 ? t("health.someDown", { count: down }) : t("health.noneDown")}
@@ -104,10 +101,10 @@ export default function StatusPage() {
                 </tr>
               </thead>
               <tbody>
-                {perKind.map(([kind, row]) => (
-                  <tr key={kind} data-kind={kind}>
+                {perKind.map((row) => (
+                  <tr key={row.kind} data-kind={row.kind}>
                     <th scope="row" className="fw-normal">
-                      {capitalized(t(`kinds.${kind}.many`))}
+                      {capitalized(t(`kinds.${row.kind}.many`))}
                     </th>
                     {states.map((state) => (
                       <td key={state} className="text-end" data-state={state}>
@@ -118,6 +115,10 @@ export default function StatusPage() {
                 ))}
               </tbody>
             </Table>
+          </>
+        )}
+        {components.length > 0 && (
+          <>
             <Table responsive hover size="sm" className="align-middle">
               <thead>
                 <tr>
@@ -130,7 +131,7 @@ export default function StatusPage() {
                 </tr>
               </thead>
               <tbody>
-                {components.slice(0, limit).map((c) => {
+                {components.map((c) => {
                   const kind = kindsByName.get(c.kind);
                   return (
                     <tr key={c.id} data-component={c.id}>
@@ -153,7 +154,11 @@ export default function StatusPage() {
                 })}
               </tbody>
             </Table>
-            <ShowMore limit={limit} total={components.length} onMore={() => setLimit(limit + PAGE)} />
+            <ShowMore
+              limit={components.length}
+              total={Math.max(total, components.length)}
+              onMore={() => void pages.fetchNextPage()}
+            />
           </>
         )}
       </Card.Body>
