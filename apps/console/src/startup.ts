@@ -1,3 +1,5 @@
+import { healthFirstPage } from "./health/healthPages.ts";
+import { storedLanguage } from "./i18n/storedLanguage.ts";
 import { getSession, type Session } from "./session.ts";
 import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
@@ -74,7 +76,12 @@ export function startEarly(viewCode: readonly string[] = []): void {
   // Where the console goes: after a sign-in, the address that sent the user to sign in (App.tsx).
   const back = arriving && sessionStorage.getItem("orrery.returnTo");
   const address = back ? new URL(back, window.location.origin) : window.location;
-  const headers = { accept: "application/json", authorization: `${session.tokenType} ${session.token}` };
+  const headers = {
+    accept: "application/json",
+    // As api.ts sends it: some answers hold sentences in the reader's language (health reasons).
+    "accept-language": storedLanguage(),
+    authorization: `${session.tokenType} ${session.token}`,
+  };
   const ask = (url: string) => {
     if (early.has(url)) return;
     const response = fetch(url, { headers: { ...headers, ...gatewayHeaders(url) } });
@@ -102,6 +109,13 @@ export function startEarly(viewCode: readonly string[] = []): void {
     ask(`/api/workspace/${workspaceId}/properties?ngsiLdType=Relationship`);
     ask(`/api/workspace/${workspaceId}/data-services`);
     ask(`/api/workspaces/${workspaceId}`);
+  }
+  // The platform's screens the console opens most: their first reads, as their pages ask them
+  // (bench/platform: with 1,000 workspaces or 10,000 components, the page's code came before them).
+  if (address.pathname === "/workspaces") ask("/api/workspaces");
+  if (address.pathname === "/status") {
+    ask("/api/health/summary");
+    ask(`/api/health/components?${new URLSearchParams(healthFirstPage)}`);
   }
   ask("/api/authorization/permissions");
   ask("/api/console-config");

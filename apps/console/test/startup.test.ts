@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { call } from "../src/api.ts";
 import { fetchEntities } from "../src/context-data/entityQueries.ts";
+import { healthFirstPage } from "../src/health/healthPages.ts";
 import { chartProperties } from "../src/resources/queries.ts";
 import { setSession } from "../src/session.ts";
 import { startEarly, takeEarly } from "../src/startup.ts";
@@ -134,6 +135,26 @@ describe("start-up requests", () => {
     vi.stubGlobal("opener", window);
     startEarly();
     expect(asked).toEqual([]);
+  });
+
+  it("on the Status page and the workspaces list, asks for their first reads in the reader's language", async () => {
+    setSession({ token: "t", tokenType: "Bearer", expiresAt: Date.now() + 60_000 });
+    localStorage.setItem("orrery.language", "fr");
+    window.history.pushState(null, "", "/status");
+    const asked = fakeFetch();
+    startEarly();
+    const firstPage = `/api/health/components?${new URLSearchParams(healthFirstPage)}`;
+    expect(asked.slice(0, 2)).toEqual(["/api/health/summary", firstPage]);
+    // The reasons of a component's state are sentences: in French, as the page would have asked.
+    expect(vi.mocked(fetch).mock.calls[0]![1]!.headers).toMatchObject({ "accept-language": "fr" });
+    expect((await call<{ url: string }>("/health/summary")).data.url).toBe("/api/health/summary");
+    expect((await call<{ url: string }>("/health/components?limit=100&offset=0")).data.url).toBe(firstPage);
+    expect(asked).toHaveLength(4); // taken, not asked again
+    localStorage.removeItem("orrery.language");
+    globalThis.orreryEarly?.clear();
+    window.history.pushState(null, "", "/workspaces");
+    startEarly();
+    expect(asked[4]).toBe("/api/workspaces");
   });
 
   it("asks for a platform list's records with its screen's code, before the list page renders", async () => {

@@ -70,7 +70,7 @@ export interface Broker {
   temporalInstanceCap: number;
   /** The mount prefix, for Location headers. */
   prefix: string;
-  /** Whether PostGIS answers geo-queries (spatial.ts), found on the first one and logged once. */
+  /** Whether PostGIS answers geo-queries (spatial.ts), found as the broker starts and logged once. */
   spatial(): Promise<SpatialSupport>;
 }
 
@@ -105,6 +105,9 @@ export async function ngsiLdBroker(app: FastifyInstance, options: BrokerOptions)
       ),
   };
   await broker.contexts.core;
+  // Found out now, not on the first geo-query or version request: installing PostGIS takes up to a
+  // second or so, which a health check's version request (a 1-2 s timeout) must not wait for.
+  void broker.spatial();
 
   const worker = new DeliveryWorker(
     options.db,

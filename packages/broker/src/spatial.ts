@@ -7,8 +7,8 @@ import type { BrokerDatabase } from "./storage.ts";
  * the server has PostGIS (Debian's postgresql-15-postgis-3), so that a geo-query pages and counts
  * in SQL; otherwise turf on the candidates in the broker (PGlite, or a server without it).
  *
- * Found out once per database, on the first geo-query or version request: installing an extension
- * takes the time of a query, and most databases (tests, a broker without maps) never need it.
+ * Found out once per database, as the broker starts (not awaited: the broker serves meanwhile, and a
+ * geo-query or version request that comes first waits for the same answer).
  */
 export interface SpatialSupport {
   postgis: boolean;

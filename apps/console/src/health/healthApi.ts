@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "../i18n/index.ts";
 import { call, get } from "../api.ts";
+import { HEALTH_PAGE, healthPageQuery } from "./healthPages.ts";
 
 /** The kinds whose records are components Orrery talks to: the API checks their connection. */
 export const checkedKinds: readonly string[] = [
@@ -54,9 +55,6 @@ export interface HealthSummary {
   kinds: KindCounts[];
 }
 
-/** The components the Status page asks for at a time. */
-export const HEALTH_PAGE = 100;
-
 const componentPath = (kind: string, id: string) => `/health/${kind}/${encodeURIComponent(id)}`;
 
 // The reasons are written in the reader's language: the language is part of each key.
@@ -76,9 +74,7 @@ export function useHealthPages() {
   return useInfiniteQuery({
     queryKey: healthKeys.pages(i18n.language),
     queryFn: ({ pageParam }) =>
-      get<HealthPage>(
-        `/health/components?${new URLSearchParams({ limit: String(HEALTH_PAGE), offset: String(pageParam) })}`,
-      ),
+      get<HealthPage>(`/health/components?${new URLSearchParams(healthPageQuery(pageParam))}`),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((sum, p) => sum + p.components.length, 0);

@@ -2,9 +2,9 @@ import rosetta from "rosetta";
 import { useSyncExternalStore } from "react";
 import en from "texts:en/base";
 import type { Language, Texts } from "./areas.ts";
+import { LANGUAGE_KEY, storedLanguage } from "./storedLanguage.ts";
 
 export { languages, type Language } from "./areas.ts";
-const KEY = "orrery.language";
 
 /**
  * The console's texts: the catalogues' parts (areas.ts) in a language table each, looked up and
@@ -31,14 +31,6 @@ function merge(into: Texts, part: Texts): Texts {
 }
 const add = (language: Language, part: Texts) =>
   tables.set(language, merge(tables.table(language) || {}, part));
-
-function stored(): Language {
-  try {
-    return localStorage.getItem(KEY) === "fr" ? "fr" : "en";
-  } catch {
-    return "en";
-  }
-}
 
 const plurals = new Map<string, Intl.PluralRules>();
 function pluralForm(language: Language, count: number): string {
@@ -143,7 +135,7 @@ export function useTranslation(): { t: TFunction; i18n: typeof i18n } {
  * for the chosen language's catalogue (top-level await), so nothing renders before it is there.
  */
 add("en", en);
-await i18n.changeLanguage(stored());
+await i18n.changeLanguage(storedLanguage());
 document.documentElement.lang = i18n.language;
 
 /**
@@ -164,7 +156,7 @@ export function setLanguage(next: Language): void {
   void i18n.changeLanguage(next);
   document.documentElement.lang = next;
   try {
-    localStorage.setItem(KEY, next);
+    localStorage.setItem(LANGUAGE_KEY, next);
   } catch {
     // private mode: the choice lasts for this page only
   }
