@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Broker } from "./broker.ts";
-import type { Attributes, StoredEntity } from "./model.ts";
 import { inForce, matchingInfo, offers } from "./registration-model.ts";
 import { contextSourcesOf } from "./registration-store.ts";
 import { renderEntity } from "./representation.ts";
-import { toPgArray, type BrokerDatabase } from "./storage.ts";
+import { toEntity, toPgArray, type BrokerDatabase, type Row } from "./storage.ts";
 import { typeCondition } from "./type-query.ts";
 
 /**
@@ -34,16 +33,7 @@ export interface EntityReader {
   existing(options: { tenant?: string; type: string; context?: string; ids: string[] }): Promise<Set<string>>;
 }
 
-interface Row {
-  id: string;
-  types: string[];
-  attrs: Attributes;
-  created_at: string | Date;
-  modified_at: string | Date;
-}
-
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-const iso = (v: string | Date) => new Date(v).toISOString();
 
 export function entityReader(db: BrokerDatabase, broker: Broker): EntityReader {
   return {
@@ -77,16 +67,7 @@ export function entityReader(db: BrokerDatabase, broker: Broker): EntityReader {
           );
           if (!rows.length) return;
           last = rows.at(-1)!.id;
-          yield rows.map((row) => {
-            const entity: StoredEntity = {
-              id: row.id,
-              types: row.types,
-              attrs: row.attrs,
-              createdAt: iso(row.created_at),
-              modifiedAt: iso(row.modified_at),
-            };
-            return renderEntity(entity, ctx, options);
-          });
+          yield rows.map((row) => renderEntity(toEntity(row), ctx, options));
           if (rows.length < chunk) return;
         }
       }

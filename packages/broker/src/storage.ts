@@ -9,7 +9,8 @@ import { keyOf, Remembered, tenantWrites } from "./remembered.ts";
 /** Any Drizzle PostgreSQL database (PGlite or node-postgres); the broker uses only raw SQL through it. */
 export type BrokerDatabase = PgDatabase<any, any, any>;
 
-interface Row {
+/** An entity's row of broker_entities as SELECT reads it. */
+export interface Row {
   id: string;
   types: string[];
   attrs: Attributes;
@@ -22,7 +23,8 @@ interface Row {
 const iso = (v: string | Date) => new Date(v).toISOString();
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-function toEntity(row: Row): StoredEntity {
+/** The stored entity of a row. */
+export function toEntity(row: Row): StoredEntity {
   return {
     id: row.id,
     types: row.types,
