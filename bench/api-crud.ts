@@ -35,6 +35,7 @@ import { median, Sample, shuffled, timed, type Figures } from "./lib/measure.ts"
 import { sized, smoke } from "./lib/smoke.ts";
 import { cellsOf, lat, loadAverage, met, packageVersion, rate, table, writeResults } from "./lib/report.ts";
 import { growth, growthLine, type Growth } from "./lib/growth.ts";
+import { brokerName, brokerPayload as payload } from "./lib/broker-payload.ts";
 
 const N = Number(process.env.BENCH_RECORDS ?? sized(10_000, 50));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -112,18 +113,6 @@ interface DriverResult {
   error?: string;
 }
 
-const brokerName = (i: number) => `Broker ${String(i).padStart(6, "0")}`;
-const payload = (i: number) => ({
-  name: brokerName(i),
-  description: "A context broker registered by the benchmark.",
-  scheme: "http",
-  host: `broker-${i}.bench.example`,
-  port: 1026,
-  multiTenancyEnabled: false,
-  paginationMaxLimit: 1000,
-  implementationName: "orion-ld",
-  implementationVersion: "1.5.1",
-});
 /** The row the direct path inserts for broker i. */
 const brokerRow = (i: number, name = brokerName(i)) => ({
   id: newId(contextBrokers),

@@ -21,6 +21,7 @@ import { Sample } from "../lib/measure.ts";
 import http from "node:http";
 import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
+import { brokerPayload as payload } from "../lib/broker-payload.ts";
 
 const ROOTS = (process.env.PROBE_ROOTS ?? process.cwd()).split(",");
 const DRIVER = process.env.PROBE_DRIVER ?? "pglite";
@@ -133,18 +134,6 @@ async function start(root: string, place: { dataDir: string; databaseUrl?: strin
     },
   };
 }
-
-const payload = (i: number, prefix = "Broker") => ({
-  name: `${prefix} ${String(i).padStart(6, "0")}`,
-  description: "A context broker registered by the benchmark.",
-  scheme: "http",
-  host: `broker-${i}.bench.example`,
-  port: 1026,
-  multiTenancyEnabled: false,
-  paginationMaxLimit: 1000,
-  implementationName: "orion-ld",
-  implementationVersion: "1.5.1",
-});
 
 async function main() {
   const driver = DRIVER === "pglite" ? pgliteDriver() : await postgresDriver();
