@@ -31,6 +31,12 @@ export interface EntityReader {
   }): Promise<AsyncGenerator<Array<Record<string, unknown>>> | undefined>;
   /** Which of these ids name an entity of the type (an import's created and updated counts), in one query. */
   existing(options: { tenant?: string; type: string; context?: string; ids: string[] }): Promise<Set<string>>;
+  /**
+   * How many entity writes of each tenant have committed, in one query: every entity write raises
+   * it in its own transaction, whichever process made it, so what the host read from a tenant's
+   * entities at a count still holds while the count is the same. A tenant never written to is absent.
+   */
+  writes(tenants: string[]): Promise<Map<string, string>>;
 }
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -84,6 +90,16 @@ export function entityReader(db: BrokerDatabase, broker: Broker): EntityReader {
         ),
       );
       return new Set(rows.map((r) => r.id));
+    },
+
+    async writes(tenants) {
+      if (!tenants.length) return new Map();
+      const rows = rowsOf<{ name: string; writes: string }>(
+        await db.execute(
+          sql`SELECT name, writes::text AS writes FROM broker_tenants WHERE name = ANY(${toPgArray(tenants)}::text[])`,
+        ),
+      );
+      return new Map(rows.map((r) => [r.name, r.writes]));
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Item, Records } from "../resources/records.ts";
 import { listOrEmpty, viaBroker } from "./broker-access.ts";
 import { byNameThenId, pageByName, SORTED_UP_TO } from "./entity-order.ts";
 import { completeAttributes, newEntity, updateAttributes } from "./entity-input.ts";
+import type { OwnBroker } from "./own-broker.ts";
 import { workspaceData } from "./workspace-data.ts";
 
 const workspaceParams = z.object({ workspaceId: z.string() });
@@ -87,7 +88,13 @@ function geoQueryOf(p: { georel?: string; geometry?: string; coordinates?: strin
  * @context, custom headers and tokens applied; ids, datasetIds and observedAt completed from the
  * data model; the broker's failures answered as problems (broker-access.ts).
  */
-export function registerEntityRoutes(app: FastifyInstance, records: Records, config: Config): void {
+export function registerEntityRoutes(
+  app: FastifyInstance,
+  records: Records,
+  config: Config,
+  /** This process's broker: a list in name order is kept while its tenant's entities stay the same. */
+  own: OwnBroker = {},
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ["entities"];
 
@@ -122,7 +129,7 @@ export function registerEntityRoutes(app: FastifyInstance, records: Records, con
       const { search, attrs, count, typeId, order, georel, geometry, coordinates, geoproperty, ...rest } =
         request.query;
       const geoQ = geoQueryOf({ georel, geometry, coordinates, geoproperty });
-      const data = await workspaceData(records, config, workspaceId, request);
+      const data = await workspaceData(records, config, workspaceId, request, own);
       const query: EntityQuery = {
         ...rest,
         ...(geoQ ? { geoQ } : {}),

@@ -2,7 +2,6 @@ import { PassThrough, Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { EntityReader } from "@orrery/broker";
 import { entityToRow, type Entity } from "@orrery/ngsi-ld";
 import type { Config } from "../config.ts";
 import { languageOf } from "../messages/say.ts";
@@ -10,6 +9,7 @@ import { fieldError, invalid, Problem, problem, problemBody } from "../problems.
 import type { Records } from "../resources/records.ts";
 import { brokerProblem, listOrEmpty, viaBroker } from "./broker-access.ts";
 import { columnsOf, csvLines, importRows, jsonRows, parseCsv, type ImportRow } from "./entity-table.ts";
+import type { OwnBroker } from "./own-broker.ts";
 import { workspaceData } from "./workspace-data.ts";
 
 const workspaceParams = z.object({ workspaceId: z.string() });
@@ -23,11 +23,6 @@ const report = z.object({
     .array(z.object({ row: z.number(), id: z.string(), action: z.enum(["create", "update"]) }))
     .optional(),
 });
-
-/** The embedded broker of this process, read in-process once it is registered (app.ts). */
-export interface OwnBroker {
-  reader?: EntityReader;
-}
 
 /** A file name that survives a Content-Disposition header. */
 const fileName = (name: string) => `${name.replace(/["\\/\r\n]/g, "_")}.csv`;

@@ -5,7 +5,7 @@ import type { Config } from "../config.ts";
 import { notFound } from "../problems.ts";
 import { toItem, type Item, type Records } from "../resources/records.ts";
 import { ownBrokerTenant, workspaceBroker, workspaceContextUrl } from "./broker-access.ts";
-import { embeddedBrokerWrites } from "./broker-writes.ts";
+import { ownBrokerWrites, type OwnBroker } from "./own-broker.ts";
 import type { BrokerWrites } from "./entity-order.ts";
 import { modelOf } from "./entity-input.ts";
 
@@ -25,7 +25,7 @@ export interface WorkspaceData {
   typeById(typeId: string): Promise<Item>;
   /**
    * How far the workspace's entities have changed, when its broker is the embedded one (see
-   * embeddedBrokerWrites); undefined for another broker.
+   * ownBrokerWrites); undefined for another broker.
    */
   brokerWrites(): Promise<BrokerWrites | undefined>;
   /** The data model of a type name: its top-level properties by name (empty for an unknown type). */
@@ -37,6 +37,8 @@ export async function workspaceData(
   config: Config,
   workspaceId: string,
   request: FastifyRequest,
+  /** This process's broker, for the workspaces that use it (brokerWrites). */
+  own: OwnBroker = {},
 ): Promise<WorkspaceData> {
   const workspace = await records.requireWorkspace(workspaceId);
   const context = workspaceContextUrl(config, workspace);
@@ -59,7 +61,8 @@ export async function workspaceData(
     dataModel,
     async brokerWrites() {
       const tenant = await ownBrokerTenant(records, workspace);
-      return tenant === undefined ? undefined : () => embeddedBrokerWrites(records.database, tenant);
+      const reader = own.reader;
+      return tenant === undefined || !reader ? undefined : () => ownBrokerWrites(reader, tenant);
     },
     async typeById(typeId) {
       const row = await records.find(types, typeId, workspaceId);
