@@ -146,14 +146,18 @@ export async function startApiProcess(place: {
   databaseUrl?: string;
   /** More settings, over the benches' own (HEALTH_CHECK_INTERVAL_SECONDS to turn the checks on). */
   env?: Record<string, string>;
+  /** The tree whose API runs (a worktree beside this one, to compare by turns); default: this one. */
+  root?: string;
+  /** More flags for node (`--inspect=...`). */
+  nodeFlags?: string[];
 }): Promise<RunningApi & { token: string; pid: number }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROFILE_DIR=<dir> writes a V8 CPU profile of the API process there when it exits.
   const profile = process.env.BENCH_CPU_PROFILE_DIR;
-  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [];
+  const flags = [...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), ...(place.nodeFlags ?? [])];
   const child = spawn(process.execPath, [...flags, "--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
-    cwd: join(import.meta.dirname, "../.."),
+    cwd: place.root ?? join(import.meta.dirname, "../.."),
     env: {
       ...process.env,
       PORT: String(port),

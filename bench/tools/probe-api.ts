@@ -12,13 +12,10 @@
  *   PROBE_DRIVER=postgresql: on a throwaway PostgreSQL (or BENCH_DATABASE_URL)
  *   PROBE_PROFILE_DIR=<dir>: a V8 CPU profile of each measured phase (over the inspector)
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { freePort } from "../lib/api.ts";
+import { freePort, startApiProcess } from "../lib/api.ts";
 import { pgliteDriver, postgresDriver } from "../lib/databases.ts";
-import { request } from "../lib/http.ts";
 import { Sample } from "../lib/measure.ts";
-import http from "node:http";
 import { writeFileSync } from "node:fs";
 import WebSocket from "ws";
 import { brokerPayload as payload } from "../lib/broker-payload.ts";
@@ -31,7 +28,6 @@ const CONC = Number(process.env.PROBE_CONCURRENCY ?? 32);
 const CHUNK = 500;
 const LISTS = Number(process.env.PROBE_LISTS ?? 20);
 const PROFILE = process.env.PROBE_PROFILE_DIR;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 const queriesOf = async (api: { call: (m: string, p: string, e: number) => Promise<string> }) => {
   const text = await api.call("GET", "/metrics", 200);
@@ -43,52 +39,12 @@ const cpuOf = (pid: number) => {
 };
 
 async function start(root: string, place: { dataDir: string; databaseUrl?: string }) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const inspectPort = PROFILE ? await freePort() : 0;
-  const flags = PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
-  const child = spawn(process.execPath, [...flags, "--import", "tsx", "apps/api/src/main.ts", "--no-demo"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: place.dataDir,
-      DATABASE_URL: place.databaseUrl ?? "",
-      LOG_LEVEL: "warn",
-      HEALTH_CHECK_INTERVAL_SECONDS: "0",
-      AUTH_PROVIDER: "dev",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+  const api = await startApiProcess({
+    ...place,
+    root,
+    nodeFlags: PROFILE ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
   });
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  for (;;) {
-    const up = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const login = await fetch(`${base}/api/auth/dev-token`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "admin", password: "admin" }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const call = async (method: string, path: string, expect: number, body?: unknown) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await request(
-      base + path,
-      method,
-      headers,
-      body === undefined ? undefined : JSON.stringify(body),
-      agent,
-    );
-    if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status}: ${res.text.slice(0, 300)}`);
-    return res.text;
-  };
   let ws: WebSocket | undefined;
   let seq = 0;
   const pending = new Map<number, (r: unknown) => void>();
@@ -112,9 +68,9 @@ async function start(root: string, place: { dataDir: string; databaseUrl?: strin
   };
   return {
     root,
-    base,
-    token,
-    pid: child.pid!,
+    base: api.base,
+    token: api.token,
+    pid: api.pid,
     profile: async (phase: "start" | "stop", name = "") => {
       if (!PROFILE) return;
       if (phase === "start") {
@@ -126,11 +82,10 @@ async function start(root: string, place: { dataDir: string; databaseUrl?: strin
         writeFileSync(`${PROFILE}/${name}.cpuprofile`, JSON.stringify(profile));
       }
     },
-    call,
+    call: api.call,
     close: async () => {
       ws?.terminate();
-      child.kill("SIGTERM");
-      await exited;
+      await api.close();
     },
   };
 }
