@@ -23,11 +23,13 @@
  * creates that reached it are timed (µs of wall time a create, at that table size), then the list
  * of all of them (p95 of a few). Written as `growth` in the results.
  */
+import { cpus } from "node:os";
 import { sql } from "drizzle-orm";
 import { contextBrokers, newId } from "@orrery/model";
 import { records } from "../apps/api/src/storage/schema.ts";
 import type { Database } from "../apps/api/src/storage/database.ts";
 import { startApiProcess, type RunningApi } from "./lib/api.ts";
+import { backendsCpuSince, databaseBackendsCpu, ownCpu, processCpu } from "./lib/cpu.ts";
 import { startTrailPair, type TrailPair } from "./lib/trail-pair.ts";
 import { runBench, stopping } from "./lib/run.ts";
 import { onDriver, type Driver, type DriverName } from "./lib/databases.ts";
@@ -86,6 +88,19 @@ interface DriverResult {
     read: Figures;
     list: Figures;
     listResponseBytes: number;
+    /**
+     * CPU time per measured create (µs) of the API process, of its PostgreSQL backends (none on
+     * PGlite: the database runs in the API's thread), and of this process, the load generator; and
+     * the rate their sum allows on this machine's cores were nothing else running (`ceiling`). The
+     * API's Node thread is one core: `apiThreadCeiling` = 1e6 / api µs.
+     */
+    cpu?: {
+      apiMicroseconds: number;
+      databaseMicroseconds?: number;
+      loadGeneratorMicroseconds: number;
+      ceilingPerSecond: number;
+      apiThreadCeilingPerSecond: number;
+    };
   };
   direct?: { insert: Figures; batched: { rowsPerStatement: number; wallMs: number; perSecond: number } };
   /** API create wall time / direct insert wall time, same count and concurrency. */
@@ -154,15 +169,23 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const trailOff = new Sample();
     const insert = new Sample();
     const trailCpu = { on: 0, off: 0 };
+    // The CPU of the measured creates, read around each chunk of them (see DriverResult.api.cpu).
+    const cpu = { api: 0, database: 0, loadGenerator: 0 };
+    const backends = () => (apiDb.databaseUrl ? databaseBackendsCpu(apiDb.databaseUrl) : undefined);
     const turnRatios: number[] = [];
     let turn = 0;
     for (let from = 0; from < N; from += CHUNK) {
       const to = Math.min(N, from + CHUNK);
-      const creates = () =>
-        create.run(from, to, CONCURRENCY, async (i) => {
+      const creates = async () => {
+        const before = { api: processCpu(api.pid), own: ownCpu(), db: await backends() };
+        await create.run(from, to, CONCURRENCY, async (i) => {
           const created = await api.call("POST", "/api/context-brokers", 201, payload(i));
           ids[i] = (JSON.parse(created) as { id: string }).id;
         });
+        cpu.api += processCpu(api.pid) - before.api;
+        cpu.loadGenerator += ownCpu() - before.own;
+        if (before.db) cpu.database += backendsCpuSince(before.db, (await backends())!);
+      };
       const inserts = () =>
         insert.run(from, to, CONCURRENCY, async (i) => {
           await db.insert(records).values(rows[i]!);
@@ -236,6 +259,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       read,
       list,
       listResponseBytes: Buffer.byteLength(lists[0]!),
+      cpu: cpuPerCreate(cpu, N, !!apiDb.databaseUrl),
     };
     result.direct = {
       insert: insert.figures(),
@@ -348,6 +372,23 @@ async function warmUp(api: RunningApi, pair: TrailPair, db: Database): Promise<F
   return cold.figures();
 }
 
+/** µs per create of each part, and the rates they bound (see DriverResult.api.cpu). */
+function cpuPerCreate(
+  total: { api: number; database: number; loadGenerator: number },
+  count: number,
+  server: boolean,
+) {
+  const each = (us: number) => Math.round(us / count);
+  const sum = each(total.api) + (server ? each(total.database) : 0) + each(total.loadGenerator);
+  return {
+    apiMicroseconds: each(total.api),
+    ...(server ? { databaseMicroseconds: each(total.database) } : {}),
+    loadGeneratorMicroseconds: each(total.loadGenerator),
+    ceilingPerSecond: Math.round((cpus().length * 1e6) / sum),
+    apiThreadCeilingPerSecond: Math.round(1e6 / each(total.api)),
+  };
+}
+
 const pct = (cost?: number) => (cost === undefined ? "" : `${(cost * 100).toFixed(1)}%`);
 
 function print(results: DriverResult[]): void {
@@ -356,6 +397,24 @@ function print(results: DriverResult[]): void {
     [`API create, first ${WARM_UP} of a fresh process`, ...col((r) => rate(r.api?.coldStart))],
     ["API create", ...col((r) => rate(r.api?.create))],
     ["  p50 / p95", ...col((r) => lat(r.api?.create))],
+    [
+      "  CPU µs per create: API / database / load generator",
+      ...col((r) => {
+        const c = r.api?.cpu;
+        return c
+          ? `${c.apiMicroseconds} / ${c.databaseMicroseconds ?? "(in API)"} / ${c.loadGeneratorMicroseconds}`
+          : "";
+      }),
+    ],
+    [
+      `  rate their CPU allows: ${cpus().length} cores / API thread`,
+      ...col((r) => {
+        const c = r.api?.cpu;
+        return c
+          ? `${c.ceilingPerSecond.toLocaleString("en-US")} / ${c.apiThreadCeilingPerSecond.toLocaleString("en-US")} per s`
+          : "";
+      }),
+    ],
     ["API read", ...col((r) => rate(r.api?.read))],
     ["  p50 / p95", ...col((r) => lat(r.api?.read))],
     [`API list of ${N}`, ...col((r) => rate(r.api?.list))],

@@ -12,8 +12,8 @@
  *   PROBE_DRIVER=postgresql: on a throwaway PostgreSQL (or BENCH_DATABASE_URL)
  *   PROBE_PROFILE_DIR=<dir>: a V8 CPU profile of each measured phase (over the inspector)
  */
-import { readFileSync } from "node:fs";
 import { freePort, startApiProcess } from "../lib/api.ts";
+import { ownCpu, processCpu as cpuOf } from "../lib/cpu.ts";
 import { pgliteDriver, postgresDriver } from "../lib/databases.ts";
 import { Sample } from "../lib/measure.ts";
 import { writeFileSync } from "node:fs";
@@ -32,10 +32,6 @@ const PROFILE = process.env.PROBE_PROFILE_DIR;
 const queriesOf = async (api: { call: (m: string, p: string, e: number) => Promise<string> }) => {
   const text = await api.call("GET", "/metrics", 200);
   return Number(/^orrery_database_queries_total\{[^}]*\} (\d+)/m.exec(text)?.[1] ?? NaN);
-};
-const cpuOf = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(f[11]) + Number(f[12])) / 100) * 1e6; // µs
 };
 
 async function start(root: string, place: { dataDir: string; databaseUrl?: string }) {
@@ -135,6 +131,7 @@ async function main() {
       lq: 0,
       create: new Sample(),
       cpu: 0,
+      clientCpu: 0,
       listCpu: 0,
       list: new Sample(),
       after: new Sample(),
@@ -143,10 +140,12 @@ async function main() {
       for (const [k, api] of (from / CHUNK) % 2 ? [...apis.entries()].reverse() : [...apis.entries()]) {
         const q0 = await queriesOf(api);
         const before = cpuOf(api.pid);
+        const client = ownCpu();
         await stats[k]!.create.run(from, Math.min(N, from + CHUNK), CONC, async (i) => {
           await api.call("POST", "/api/context-brokers", 201, payload(i));
         });
         stats[k]!.cpu += cpuOf(api.pid) - before;
+        stats[k]!.clientCpu += ownCpu() - client;
         stats[k]!.q += (await queriesOf(api)) - q0 - 0;
       }
     for (const [k, api] of apis.entries()) await api.profile("stop", `create-${k}`);
@@ -188,7 +187,7 @@ async function main() {
       const s = stats[k]!;
       const c = s.create.figures();
       console.log(
-        `${api.root} ${DRIVER}: create ${c.perSecond}/s p50 ${c.p50Ms} p95 ${c.p95Ms} ms, CPU ${Math.round(s.cpu / c.count)} µs/create, ${(s.q / c.count).toFixed(2)} queries/create; ` +
+        `${api.root} ${DRIVER}: create ${c.perSecond}/s p50 ${c.p50Ms} p95 ${c.p95Ms} ms, CPU ${Math.round(s.cpu / c.count)} µs/create (load generator ${Math.round(s.clientCpu / c.count)}), ${(s.q / c.count).toFixed(2)} queries/create; ` +
           `list(${N}) cached p50 ${s.list.figures().p50Ms} p95 ${s.list.figures().p95Ms} ms CPU ${Math.round(s.listCpu / LISTS)} µs ${(s.lq / LISTS).toFixed(2)} queries; ` +
           `after write p50 ${s.after.figures().p50Ms} p95 ${s.after.figures().p95Ms} ms`,
       );
