@@ -47,6 +47,13 @@ export interface ChartEdge {
 export const targetsOf = (outside: ReadonlyArray<{ target: string }>) =>
   [...new Set(outside.map((o) => o.target))].sort().join(", ");
 
+/**
+ * Past a hundred types a chart is read a part at a time (it is never zoomed out below legible
+ * text): its layout keeps dagre's first order, and only the types in view are drawn (bench/data-model:
+ * 200 types).
+ */
+export const readInParts = (types: number) => types > 100;
+
 /** Roughly how wide a label is drawn (13 px text), for the layout to keep labels apart. */
 const labelWidth = (label: string) => label.length * 7 + 12;
 
@@ -121,7 +128,7 @@ function layout(
     graph.setEdge(source, target, { width: labelWidth(label), height: 18, labelpos: "c" });
   // Past a hundred types, dagre's sweeps that reduce crossings cost more than the rest of the layout
   // (bench/data-model: 200 types), and such a chart is read a part at a time: its first order is kept.
-  dagre.layout(graph, linked.length > 100 ? { customOrder: firstOrder } : {});
+  dagre.layout(graph, readInParts(linked.length) ? { customOrder: firstOrder } : {});
   const below = placed.size ? Math.max(...[...placed.values()].map((p) => p.y)) + nodeHeight + 110 : 0;
   const left = placed.size ? Math.min(...[...placed.values()].map((p) => p.x)) : 0;
   const out = new Map<string, { x: number; y: number }>();
