@@ -1,17 +1,21 @@
 import { screen, waitFor } from "@testing-library/react";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { layout, type LayoutInput } from "../src/workspaces/chartLayout.ts";
+import { layoutInput } from "../src/workspaces/chartInput.ts";
+import { layout } from "../src/workspaces/chartLayout.ts";
+import type { LayoutRecords } from "../src/workspaces/chartLayout.worker.ts";
 import { mockApi, renderAt } from "./support.tsx";
 
 // A worker as the browser runs one: the message is copied (structured clone) both ways, the answer
-// comes in a later task, from the layout module the worker imports.
-const posted: LayoutInput[] = [];
+// comes in a later task, from the modules the worker imports (chartLayout.worker.ts).
+const posted: LayoutRecords[] = [];
 class LayoutWorker extends EventTarget {
-  postMessage(message: { id: number; input: LayoutInput }) {
+  postMessage(message: { id: number; records: LayoutRecords }) {
     const copy = structuredClone(message);
-    posted.push(copy.input);
+    posted.push(copy.records);
     setTimeout(() => {
-      const answer = structuredClone({ id: copy.id, result: layout(copy.input) });
+      const { types, properties, dataServices } = copy.records;
+      const result = layout(layoutInput(types, properties, dataServices));
+      const answer = structuredClone({ id: copy.id, result });
       this.dispatchEvent(new MessageEvent("message", { data: answer }));
     }, 20);
   }

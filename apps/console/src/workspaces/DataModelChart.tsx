@@ -18,7 +18,6 @@ import DOMPurify from "dompurify";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Spinner } from "react-bootstrap";
 import { useTranslation } from "../i18n/index.ts";
-import { queryClient } from "../queryClient.ts";
 import { types } from "@orrery/model";
 import { call } from "../api.ts";
 import { recordKeys, type Item } from "../resources/queries.ts";
@@ -34,10 +33,8 @@ import {
   type TypeNodeData,
 } from "./chartModel.ts";
 import { selectedColour } from "./groupColours.ts";
-import { layOutEarly, useLayoutApart } from "./chartLayoutWorker.ts";
+import { useLayoutApart } from "./chartLayoutWorker.ts";
 import { DirectionMarker } from "../data-services/direction.tsx";
-
-layOutEarly(queryClient, window.location.pathname);
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
 const sanitiseIcon = (markup: string) =>
@@ -207,7 +204,7 @@ export interface DataModelChartProps {
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
-  // A large chart is laid out in a worker (begun before the view rendered, on a start at its address).
+  // A large chart is laid out in a worker (begun with the view's code, on a start at its address).
   const apart = useLayoutApart(props.types, props.properties, props.dataServices);
   const current = useMemo(() => {
     if (!apart) return undefined;

@@ -1,35 +1,12 @@
 import dagre, { type graphlib } from "@dagrejs/dagre";
+import { readInParts, type LayoutInput, type LayoutResult, type Point } from "./chartInput.ts";
 
-/**
- * The layered layout of the data-model chart (dagre), apart from the chart itself: it runs in a
- * worker for a large chart (chartLayoutWorker.ts), so that it imports dagre and nothing else.
- */
+export type { LayoutInput, LayoutResult, Point };
 
-export interface Point {
-  x: number;
-  y: number;
-}
-
-/** What the layout needs: the types a user placed, every type's width, the links between types. */
-export interface LayoutInput {
-  placed: ReadonlyMap<string, Point>;
-  sizes: ReadonlyMap<string, number>;
-  links: ReadonlyArray<{ source: string; target: string; label: string }>;
-}
-
-export interface LayoutResult {
-  positions: Map<string, Point>;
-  routes: Map<string, { points: Point[]; labelAt: Point }>;
-}
+// The layered layout of the data-model chart (dagre), apart from the chart itself: it runs in a
+// worker for a large chart (chartLayout.worker.ts), without React or React Flow.
 
 export const nodeHeight = 40;
-
-/**
- * Past a hundred types a chart is read a part at a time (it is never zoomed out below legible
- * text): its layout keeps dagre's first order, and only the types in view are drawn (bench/data-model:
- * 200 types).
- */
-export const readInParts = (types: number) => types > 100;
 
 /** Roughly how wide a label is drawn (13 px text), for the layout to keep labels apart. */
 export const labelWidth = (label: string) => label.length * 7 + 12;

@@ -3,16 +3,18 @@ import { useEffect, useState } from "react";
 import { dataServices, properties, types } from "@orrery/model";
 import { chartProperties, listQuery, type Item } from "../resources/queries.ts";
 import { workspaceAt } from "../startup.ts";
-import { layout, readInParts, type LayoutInput, type LayoutResult } from "./chartLayout.ts";
-import { layoutInput } from "./chartModel.ts";
+import { readInParts, type LayoutResult } from "./chartInput.ts";
+import type { LayoutRecords } from "./chartLayout.worker.ts";
 
 /**
  * A large chart's layout in a worker (bench/data-model: 200 types, dagre takes 70 ms and more), so
- * that the page's thread builds the view meanwhile. One worker, started with the chart's code;
- * where workers are missing (tests) or fail, the layout is done here.
+ * that the page's thread builds the view meanwhile. One worker, started by the workspace view with
+ * its data; where workers are missing (tests) or fail, the chart lays itself out on the page.
+ * Without dagre or React Flow: the view's own code imports this.
  */
 let worker: Worker | undefined | null;
-const waiting = new Map<number, { resolve: (r: LayoutResult) => void; input: LayoutInput }>();
+/** The layouts asked of the worker; undefined: it failed, the chart lays itself out. */
+const waiting = new Map<number, (r: LayoutResult | undefined) => void>();
 let next = 0;
 
 function layoutWorker(): Worker | null {
@@ -26,32 +28,26 @@ function layoutWorker(): Worker | null {
     worker = null;
   }
   worker?.addEventListener("message", (event: MessageEvent<{ id: number; result?: LayoutResult }>) => {
-    const job = waiting.get(event.data.id);
+    waiting.get(event.data.id)?.(event.data.result);
     waiting.delete(event.data.id);
-    job?.resolve(event.data.result ?? layout(job.input));
   });
-  // A worker that cannot start (its script refused): every waiting layout is done here instead.
+  // A worker that cannot start (its script refused): every chart lays itself out instead.
   worker?.addEventListener("error", () => {
     worker = null;
-    for (const [id, job] of waiting) {
-      waiting.delete(id);
-      job.resolve(layout(job.input));
-    }
+    for (const resolve of waiting.values()) resolve(undefined);
+    waiting.clear();
   });
   return worker;
 }
 
-/** Starts the worker (its code loads and compiles while the page does other work). */
-export const warmLayoutWorker = () => void layoutWorker();
-
-/** The layout of `input`, done in the worker when there is one. */
-export function layOutApart(input: LayoutInput): Promise<LayoutResult> {
+/** The layout of these records, done in the worker; undefined when there is none or it failed. */
+export function layOutApart(records: LayoutRecords): Promise<LayoutResult | undefined> {
   const apart = layoutWorker();
-  if (!apart) return Promise.resolve(layout(input));
+  if (!apart) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const id = next++;
-    waiting.set(id, { resolve, input });
-    apart.postMessage({ id, input });
+    waiting.set(id, resolve);
+    apart.postMessage({ id, records });
   });
 }
 
@@ -60,9 +56,9 @@ interface Layout {
   properties: readonly Item[];
   dataServices?: readonly Item[];
   /** The worker's answer, to come. */
-  promise?: Promise<LayoutResult>;
-  /** Once the worker answered. */
-  result?: LayoutResult;
+  promise?: Promise<LayoutResult | undefined>;
+  /** Once the worker answered ("here": it could not, the chart lays itself out). */
+  result?: LayoutResult | "here";
 }
 
 const laidOutFor = (
@@ -95,14 +91,14 @@ export function layOutEarly(client: QueryClient, pathname: string): void {
     const [typeList, propertyList, serviceList] = keys.map((key) => client.getQueryData<Item[]>(key));
     if (!typeList || !propertyList || !serviceList) return false;
     if (readInParts(typeList.length)) {
-      const promise = layOutApart(layoutInput(typeList, propertyList, serviceList));
+      const promise = layOutApart({ types: typeList, properties: propertyList, dataServices: serviceList });
       const layout: Layout = {
         types: typeList,
         properties: propertyList,
         dataServices: serviceList,
         promise,
       };
-      void promise.then((r) => (layout.result = r));
+      void promise.then((r) => (layout.result = r ?? "here"));
       early = layout;
     }
     return true;
@@ -136,8 +132,8 @@ export function useLayoutApart(
     const layout: Layout = { types: typeList, properties: propertyList, dataServices: serviceList };
     const result =
       laidOutFor(early, typeList, propertyList, serviceList)?.promise ??
-      layOutApart(layoutInput(typeList, propertyList, serviceList));
-    void result.then((r) => live && setDone({ ...layout, result: r }));
+      layOutApart({ types: typeList, properties: propertyList, dataServices: serviceList });
+    void result.then((r) => live && setDone({ ...layout, result: r ?? "here" }));
     return () => {
       live = false;
     };

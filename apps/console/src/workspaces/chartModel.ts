@@ -1,18 +1,13 @@
 import { Position } from "@xyflow/react";
 import type { Item } from "../resources/queries.ts";
-import { directionOf, type Direction } from "../data-services/direction.tsx";
+import type { Direction } from "../data-services/directionOf.ts";
+import { directionOf } from "../data-services/directionOf.ts";
 import { groupColours, neutralColour } from "./groupColours.ts";
-import {
-  labelWidth,
-  layout,
-  nodeHeight,
-  type LayoutInput,
-  type LayoutResult,
-  type Point,
-} from "./chartLayout.ts";
+import { labelWidth, layout, nodeHeight, type LayoutResult, type Point } from "./chartLayout.ts";
+import { chartParts, labelOf, servicesOf } from "./chartInput.ts";
 
 export { neutralColour, type Point };
-export { readInParts } from "./chartLayout.ts";
+export { readInParts, targetsOf, layoutInput } from "./chartInput.ts";
 
 export interface TypeNodeData extends Record<string, unknown> {
   name: string;
@@ -46,10 +41,6 @@ export interface ChartEdge {
   data: { points?: Point[]; labelAt?: Point };
 }
 
-/** The types a node's relationships leave the model for, as its marker names them: "Device, Shelf". */
-export const targetsOf = (outside: ReadonlyArray<{ target: string }>) =>
-  [...new Set(outside.map((o) => o.target))].sort().join(", ");
-
 const sides = [Position.Top, Position.Right, Position.Bottom, Position.Left] as const;
 
 /** Where a side's handle sits on a node of this width (arrows start and end at the middle of a side). */
@@ -81,74 +72,6 @@ function sidesBetween(from: { x: number; y: number }, to: { x: number; y: number
     return to.x >= from.x ? [Position.Right, Position.Left] : [Position.Left, Position.Right];
   return to.y > from.y ? [Position.Bottom, Position.Top] : [Position.Top, Position.Bottom];
 }
-
-/** The services of a type. */
-const servicesOf = (type: Item, dataServices: readonly Item[] = []) =>
-  dataServices.filter((s) => s.hasEntityType === type.id);
-
-const labelOf = (names: string[]) => [...names].sort().join(", ");
-
-/**
- * What the chart is made of before its layout: the links between types, the relationships that
- * leave the model, each type's width, the positions users saved, and from them the layout's input.
- */
-function chartParts(types: readonly Item[], properties: readonly Item[], dataServices?: readonly Item[]) {
-  // A size known before the browser lays the node out, so that arrows are drawn at once and end
-  // at the handles' real places (the label is centred in it).
-  const widthOf = (type: Item) =>
-    Math.round(
-      Math.max(
-        90,
-        type.name.length * 9.5 +
-          32 +
-          (type.icon ? 28 : 0) +
-          (directionOf(servicesOf(type, dataServices)) ? 24 : 0) +
-          (outside.has(type.id) ? 24 + targetsOf(outside.get(type.id)!).length * 8 : 0),
-      ),
-    );
-  const known = new Set(types.map((t) => t.id));
-  const links = new Map<string, { source: string; target: string; ids: string[]; names: string[] }>();
-  const outside = new Map<string, Array<{ property: string; target: string }>>();
-  for (const p of properties) {
-    const source = p.hasType as string;
-    const target = p.relationshipType as string;
-    if (p.ngsiLdType !== "Relationship" || !known.has(source)) continue;
-    // A target outside the model (auto-discovered, whose relationshipType had to name the type itself) leaves it.
-    const beyond = p.relationshipTarget && target === source ? String(p.relationshipTarget) : undefined;
-    if (beyond || !known.has(target)) {
-      outside.set(source, [...(outside.get(source) ?? []), { property: p.name, target: beyond ?? "?" }]);
-      continue;
-    }
-    const link = links.get(`${source} ${target}`) ?? { source, target, ids: [], names: [] };
-    link.ids.push(p.id);
-    link.names.push(p.name);
-    links.set(`${source} ${target}`, link);
-  }
-  const sizes = new Map(types.map((type) => [type.id, widthOf(type)]));
-  const placed = new Map(
-    types.flatMap((type) => {
-      const saved = type.positionInChart as [number, number] | undefined;
-      return saved ? [[type.id, { x: saved[0], y: saved[1] }] as const] : [];
-    }),
-  );
-  const input: LayoutInput = {
-    placed,
-    sizes,
-    links: [...links.values()].map(({ source, target, names }) => ({
-      source,
-      target,
-      label: labelOf(names),
-    })),
-  };
-  return { links, outside, sizes, placed, input };
-}
-
-/** The layout's input for these types, relationships and data services (to lay them out elsewhere). */
-export const layoutInput = (
-  types: readonly Item[],
-  properties: readonly Item[],
-  dataServices?: readonly Item[],
-) => chartParts(types, properties, dataServices).input;
 
 /**
  * One node per type, at its saved position or, until someone drags it, where the layered layout
