@@ -21,6 +21,7 @@ import { execSync } from "node:child_process";
 import { resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { embeddedWorkspace, json, startApi, type RunningApi } from "./lib/api.ts";
+import { buildModel as buildChartModel, onScreen } from "./lib/data-model-chart.ts";
 import { signedInContexts } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { growth, growthLine, type Growth } from "./lib/growth.ts";
@@ -47,40 +48,9 @@ const LOAD_BEFORE = loadAverage();
 const round = (n: number) => Math.round(n * 10) / 10;
 const log = (...args: unknown[]) => console.error(...args);
 
-const valueTypes = ["String", "Number", "Boolean", "Object", "Array"];
-
-/**
- * 200 types; per type 29 properties through the import route (one request per type) and one
- * Relationship to the next type (so that the chart draws 200 edges). Returns the type ids.
- */
-async function buildModel(api: RunningApi, ws: string, types = TYPES): Promise<string[]> {
-  const base = `/api/workspace/${ws}`;
-  const ids: string[] = [];
-  const start = performance.now();
-  for (let t = 0; t < types; t++) {
-    const type = await json(
-      api.call("POST", `${base}/types`, 201, { name: `Type${String(t).padStart(3, "0")}` }),
-    );
-    ids.push(type.id);
-  }
-  for (let t = 0; t < types; t++) {
-    const props = Array.from({ length: PROPERTIES_PER_TYPE - 1 }, (_, p) => ({
-      name: `t${t}p${p}`,
-      ngsiLdType: "Property",
-      propertyNgsiLdValueType: valueTypes[p % valueTypes.length]!,
-    }));
-    await api.call("POST", `${base}/properties/import`, 201, { typeId: ids[t], properties: props });
-    await api.call("POST", `${base}/properties`, 201, {
-      name: `t${t}refNext`,
-      hasType: ids[t],
-      ngsiLdType: "Relationship",
-      relationshipType: ids[(t + 1) % types],
-    });
-    if ((t + 1) % 50 === 0)
-      log(`  ${t + 1}/${types} types' properties (${Math.round(performance.now() - start)} ms)`);
-  }
-  return ids;
-}
+/** The bench's model: TYPES types of PROPERTIES_PER_TYPE properties, one relationship each. */
+const buildModel = (api: RunningApi, ws: string, types = TYPES) =>
+  buildChartModel(api, ws, types, PROPERTIES_PER_TYPE, log);
 
 /** Median of RUNS generations, each after a change to a type that makes the model outdated. */
 async function timeGenerate(api: RunningApi, ws: string, typeIds: string[]): Promise<number[]> {
@@ -146,19 +116,6 @@ async function timeChart(browser: Browser, base: string, ws: string, types = TYP
     breakdownMs: Object.fromEntries(names.map((n) => [n, medianOf(n)])),
   };
 }
-
-/**
- * The chart on screen (page time from navigation start, or false): every type laid out (the chart
- * holds `count` nodes, placed) and the types in its view drawn. A chart of up to a hundred types
- * draws all of them; a larger one (read a part at a time, never zoomed out below legible text)
- * draws those in view, in the same commit as it takes them, and the rest as the view moves.
- */
-const onScreen = (count: number) => {
-  const chart = document.querySelector<HTMLElement>(".data-model-chart[data-types]");
-  const drawn = document.querySelectorAll(".data-model-chart .react-flow__node").length;
-  const laidOut = Number(chart?.dataset.types) >= count;
-  return laidOut && drawn >= (count <= 100 ? count : 1) ? performance.now() : false;
-};
 
 /**
  * Where a run's time went, from navigation start (ms): the first screen's code run
