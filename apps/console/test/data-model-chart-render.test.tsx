@@ -79,4 +79,42 @@ describe("data-model chart, first render", () => {
     await user.click(screen.getByRole("button", { name: "permissions" }));
     await waitFor(() => expect(container.querySelectorAll(".react-flow__node.draggable")).toHaveLength(3));
   });
+
+  it("draws the types in view of a chart of 200, at its first view, the others as the view moves", async () => {
+    mockApi();
+    // A chain of 200 types with names the page did not choose (hostile bytes included).
+    const many = Array.from({ length: 200 }, (_, i) => ({ id: `t${i}`, name: `Type${i} .*+?(|\\` }));
+    const chain = many.slice(1).map((type, i) => ({
+      id: `p${i}`,
+      name: `ref${i}`,
+      hasType: many[i]!.id,
+      ngsiLdType: "Relationship",
+      relationshipType: type.id,
+    }));
+    const { container, user } = renderAt(
+      "/workspace/ws1",
+      "/workspace/:workspaceId",
+      <DataModelChart
+        workspaceId="ws1"
+        types={many}
+        properties={chain}
+        hiddenGroups={hidden}
+        canMove={() => true}
+        onSelect={vi.fn()}
+        onOpen={vi.fn()}
+      />,
+    );
+    const figure = screen.getByRole("figure");
+    await waitFor(() => expect(figure).toHaveAttribute("data-types", "200"));
+    const drawn = () => screen.queryAllByTestId("chart-node").map((n) => n.textContent);
+    // A 500 px view at legible zoom (0.65) shows a few levels of the chain, from its middle.
+    expect(drawn().length).toBeGreaterThan(2);
+    expect(drawn().length).toBeLessThan(20);
+    const before = drawn();
+    await user.click(screen.getByRole("button", { name: "Zoom out" }));
+    await user.click(screen.getByRole("button", { name: "Zoom out" }));
+    await waitFor(() => expect(drawn().length).toBeGreaterThan(before.length));
+    expect(drawn()).toEqual(expect.arrayContaining(before));
+    expect(container.querySelectorAll(".react-flow__node")).toHaveLength(drawn().length);
+  });
 });

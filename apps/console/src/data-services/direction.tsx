@@ -1,18 +1,11 @@
 import { useTranslation } from "../i18n/index.ts";
+import type { Direction } from "./directionOf.ts";
 
-/** Which way data services of a type go: demand and offer, demand only, offer only, or neither. */
-export type Direction = "both" | "demand" | "offer" | "neither";
+// Pure, without React (the chart's layout worker reads it too).
+export { directionOf, type Direction } from "./directionOf.ts";
 
 /** The original console's markers (spec section 2): up for offer, down for demand, a square for neither. */
 const arrows: Record<Direction, string> = { both: "↑↓", demand: "↓", offer: "↑", neither: "■" };
-
-/** The direction of some data services together; none when there are none. */
-export function directionOf(services: readonly Record<string, unknown>[]): Direction | undefined {
-  if (!services.length) return undefined;
-  const demand = services.some((s) => s.isDemand === true);
-  const offer = services.some((s) => s.isOffer === true);
-  return demand && offer ? "both" : demand ? "demand" : offer ? "offer" : "neither";
-}
 
 /** The marker, with its meaning as an accessible name and a tooltip. */
 export function DirectionMarker({ direction }: { direction: Direction | undefined }) {

@@ -15,7 +15,8 @@ import {
 } from "@xyflow/react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import DOMPurify from "dompurify";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Spinner } from "react-bootstrap";
 import { useTranslation } from "../i18n/index.ts";
 import { types } from "@orrery/model";
 import { call } from "../api.ts";
@@ -23,6 +24,7 @@ import { recordKeys, type Item } from "../resources/queries.ts";
 import {
   chartModel,
   neutralColour,
+  readInParts,
   targetsOf,
   type Bounds,
   type ChartEdge,
@@ -31,6 +33,7 @@ import {
   type TypeNodeData,
 } from "./chartModel.ts";
 import { selectedColour } from "./groupColours.ts";
+import { useLayoutApart } from "./chartLayoutWorker.ts";
 import { DirectionMarker } from "../data-services/direction.tsx";
 
 /** A type's icon is markup a user typed: only SVG drawing survives (no script, handler or external reference). */
@@ -92,7 +95,7 @@ const nodeTypes = { dataType: TypeNode };
  * The first view: the whole chart, labels included, centred; never zoomed out below legibility
  * (a large model is panned instead) nor blown up.
  */
-export function fitted(bounds: Bounds, element: HTMLElement | null) {
+export function fitted(bounds: Bounds, element: Pick<HTMLElement, "clientWidth" | "clientHeight"> | null) {
   const width = element?.clientWidth || 500;
   const height = element?.clientHeight || 500;
   const fit = Math.min(width / (bounds.width * 1.15 || 1), height / (bounds.height * 1.15 || 1));
@@ -201,11 +204,16 @@ export interface DataModelChartProps {
 export default function DataModelChart(props: DataModelChartProps) {
   const { t } = useTranslation();
   const { canMove } = props;
-  const laidOut = useMemo(() => {
-    const { nodes, edges, bounds } = chartModel(props.types, props.properties, {
-      hiddenGroups: props.hiddenGroups,
-      dataServices: props.dataServices,
-    });
+  // A large chart is laid out in a worker (begun with the view's code, on a start at its address).
+  const apart = useLayoutApart(props.types, props.properties, props.dataServices);
+  const current = useMemo(() => {
+    if (!apart) return undefined;
+    const { nodes, edges, bounds } = chartModel(
+      props.types,
+      props.properties,
+      { hiddenGroups: props.hiddenGroups, dataServices: props.dataServices },
+      apart === "here" ? undefined : apart,
+    );
     const used = new Set(
       edges.flatMap((e) => [`${e.source} ${e.sourceHandle}`, `${e.target} ${e.targetHandle}`]),
     );
@@ -226,7 +234,11 @@ export default function DataModelChart(props: DataModelChartProps) {
         style: { stroke: neutralColour, strokeWidth: 2 },
       })),
     };
-  }, [props.types, props.properties, props.hiddenGroups, props.dataServices]);
+  }, [apart, props.types, props.properties, props.hiddenGroups, props.dataServices]);
+  // While a changed large chart is laid out again (a type moved, added), the chart as it was stays.
+  const previous = useRef(current);
+  if (current) previous.current = current;
+  const laidOut = current ?? previous.current;
   // Which types may be moved, apart from the layout: the permissions may arrive after the chart's
   // data, and the layout does not change with them. canMove is a new function on every render of
   // the view: what it allows is what counts. The nodes' texts too, in the reader's language, and
@@ -234,63 +246,103 @@ export default function DataModelChart(props: DataModelChartProps) {
   const movable = props.types.map((type) => (canMove(type.id) ? 1 : 0)).join("");
   const { selectedTypeId } = props;
   const model = useMemo(
-    () => ({
-      ...laidOut,
-      nodes: laidOut.nodes.map((n): Node<ChartNodeData> => {
-        const { outside } = n.data;
-        const relationships = outside?.map((o) => `${o.property} → ${o.target}`).join(", ");
-        return {
-          ...n,
-          draggable: canMove(n.id),
-          data: {
-            ...n.data,
-            selected: n.id === selectedTypeId,
-            colour: n.id === selectedTypeId ? selectedColour : n.data.colour,
-            label: t("workspace.chartNode", { name: n.data.name }),
-            outsideTitle: outside && t("workspace.outsideModel", { relationships }),
-          },
-        };
-      }),
-    }),
+    () =>
+      laidOut && {
+        ...laidOut,
+        nodes: laidOut.nodes.map((n): Node<ChartNodeData> => {
+          const { outside } = n.data;
+          const relationships = outside?.map((o) => `${o.property} → ${o.target}`).join(", ");
+          return {
+            ...n,
+            draggable: canMove(n.id),
+            data: {
+              ...n.data,
+              selected: n.id === selectedTypeId,
+              colour: n.id === selectedTypeId ? selectedColour : n.data.colour,
+              label: t("workspace.chartNode", { name: n.data.name }),
+              outsideTitle: outside && t("workspace.outsideModel", { relationships }),
+            },
+          };
+        }),
+      },
     [laidOut, movable, selectedTypeId, t],
   );
+  const host = useRef<HTMLDivElement>(null);
+  // The chart's size, read before it is drawn: React Flow starts at the first view (fitted to it)
+  // and knows which types are in it, instead of drawing every type at its default view first and
+  // again once it has measured itself.
+  const [size, setSize] = useState<{ clientWidth: number; clientHeight: number }>();
+  useLayoutEffect(() => {
+    const element = host.current;
+    setSize({ clientWidth: element?.clientWidth || 500, clientHeight: element?.clientHeight || 500 });
+  }, []);
+  return (
+    <div
+      className="data-model-chart"
+      role="figure"
+      aria-label={t("workspace.chart")}
+      ref={host}
+      // How many types the chart holds, laid out (bench/data-model: a large chart draws those in view).
+      data-types={size && model ? model.nodes.length : undefined}
+    >
+      {size && model ? (
+        <Flow {...props} model={model} size={size} />
+      ) : (
+        <Spinner animation="border" size="sm" role="status" aria-label={t("app.loading")} />
+      )}
+    </div>
+  );
+}
+
+/** React Flow with the chart's nodes (kept as they are dragged) and arrows, from its first view. */
+function Flow({
+  model,
+  size,
+  ...props
+}: DataModelChartProps & {
+  model: { nodes: Node<ChartNodeData>[]; edges: Edge<ChartEdge["data"]>[]; bounds: Bounds };
+  size: { clientWidth: number; clientHeight: number };
+}) {
+  const { t } = useTranslation();
   const [nodes, setNodes, onNodesChange] = useNodesState<Node<ChartNodeData>>(model.nodes);
   useEffect(() => setNodes(model.nodes), [model.nodes, setNodes]);
   const save = useSavePosition(props.workspaceId);
-  const host = useRef<HTMLDivElement>(null);
   return (
-    <div className="data-model-chart" role="figure" aria-label={t("workspace.chart")} ref={host}>
-      <ReactFlow
-        nodes={nodes}
-        edges={model.edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onNodeDragStop={dragStopHandler(save.mutate)}
-        onNodeClick={(_e, node) => props.onSelect(node.id)}
-        onNodeDoubleClick={(_e, node) => props.onOpen(node.id)}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        nodesFocusable={false}
-        edgesFocusable={false}
-        zoomOnDoubleClick={false}
-        onInit={(flow) => flow.setViewport(fitted(model.bounds, host.current))}
-        fitViewOptions={{ minZoom: 0.65, maxZoom: 1.2, padding: 0.2 }}
-        minZoom={0.1}
-        proOptions={{ hideAttribution: true }}
-        // The chart's own controls and descriptions, in the reader's language.
-        ariaLabelConfig={{
-          "controls.ariaLabel": t("workspace.chartControls"),
-          "controls.zoomIn.ariaLabel": t("workspace.zoomIn"),
-          "controls.zoomOut.ariaLabel": t("workspace.zoomOut"),
-          "controls.fitView.ariaLabel": t("workspace.fitView"),
-          "node.a11yDescription.default": t("workspace.nodeHelp"),
-          "node.a11yDescription.keyboardDisabled": t("workspace.nodeHelp"),
-          "edge.a11yDescription.default": t("workspace.edgeHelp"),
-        }}
-      >
-        <Controls showInteractive={false} />
-      </ReactFlow>
-    </div>
+    <ReactFlow
+      width={size.clientWidth}
+      height={size.clientHeight}
+      defaultViewport={fitted(model.bounds, size)}
+      // A large chart draws the types in view only (200 types: 8 on a laptop's screen); the
+      // others as the view moves to them. "Types as a list" gives every type to the keyboard.
+      onlyRenderVisibleElements={readInParts(nodes.length)}
+      nodes={nodes}
+      edges={model.edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      onNodesChange={onNodesChange}
+      onNodeDragStop={dragStopHandler(save.mutate)}
+      onNodeClick={(_e, node) => props.onSelect(node.id)}
+      onNodeDoubleClick={(_e, node) => props.onOpen(node.id)}
+      nodesConnectable={false}
+      elementsSelectable={false}
+      nodesFocusable={false}
+      edgesFocusable={false}
+      zoomOnDoubleClick={false}
+      fitViewOptions={{ minZoom: 0.65, maxZoom: 1.2, padding: 0.2 }}
+      minZoom={0.1}
+      proOptions={{ hideAttribution: true }}
+      // The chart's own controls and descriptions, in the reader's language.
+      ariaLabelConfig={{
+        "controls.ariaLabel": t("workspace.chartControls"),
+        "controls.zoomIn.ariaLabel": t("workspace.zoomIn"),
+        "controls.zoomOut.ariaLabel": t("workspace.zoomOut"),
+        "controls.fitView.ariaLabel": t("workspace.fitView"),
+        "node.a11yDescription.default": t("workspace.nodeHelp"),
+        "node.a11yDescription.keyboardDisabled": t("workspace.nodeHelp"),
+        "edge.a11yDescription.default": t("workspace.edgeHelp"),
+      }}
+    >
+      <Controls showInteractive={false} />
+    </ReactFlow>
   );
 }

@@ -20,6 +20,8 @@ import { Breadcrumbs } from "../resources/Breadcrumbs.tsx";
 import { chartProperties, useItem, useList } from "../resources/queries.ts";
 import { kindRoute, routeTo } from "../routes.ts";
 import { groupColours } from "./groupColours.ts";
+import { layOutEarly } from "./chartLayoutWorker.ts";
+import { queryClient } from "../queryClient.ts";
 import { DataModelList } from "./DataModelList.tsx";
 import { AutoDiscover } from "./AutoDiscover.tsx";
 import { GenerateDataModel } from "./GenerateDataModel.tsx";
@@ -35,6 +37,8 @@ let chart: Chart | undefined;
 // reveal throttle); this one renders as soon as its code is there.
 const chartCode = import("./DataModelChart.tsx").then((m) => (chart = m.default));
 chartCode.catch(() => undefined); // useChart shows it
+// A large chart's layout begins in a worker as soon as its data is there, while this view renders.
+layOutEarly(queryClient, window.location.pathname);
 
 /** The chart component once its code has arrived, or the failure to load it. */
 function useChart(): { Chart?: Chart; error?: unknown } {
