@@ -1,6 +1,6 @@
 import { json, type RunningApi } from "./api.ts";
 
-/** The data-model chart's model and its "on screen" (bench/data-model.ts, bench/data-model-chart-turns.ts). */
+/** The data-model chart's model and its "on screen" (bench/data-model.ts, bench/tools/data-model-chart-turns.ts). */
 
 const valueTypes = ["String", "Number", "Boolean", "Object", "Array"];
 
@@ -49,7 +49,7 @@ export async function buildModel(
  * draws all of them; a larger one (read a part at a time, never zoomed out below legible text)
  * draws those in view, in the same commit as it takes them, and the rest as the view moves. A
  * console built before the chart said how many types it holds drew them all: all `count` drawn
- * (bench/data-model-chart-turns.ts compares with such builds).
+ * (bench/tools/data-model-chart-turns.ts compares with such builds).
  */
 export const onScreen = (count: number) => {
   const chart = document.querySelector<HTMLElement>(".data-model-chart[data-types]");

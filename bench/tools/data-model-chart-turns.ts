@@ -1,24 +1,24 @@
 /**
- * bench/data-model-chart-turns: the data-model chart's first render (bench/data-model's figure 2),
+ * bench/tools/data-model-chart-turns: the data-model chart's first render (bench/data-model's figure 2),
  * for two or more builds of the console by turns on one machine, so that a change can be judged on
  * a shared, noisy machine: one PGlite database and one app per build (CONSOLE_DIR), each run of
  * each build in a fresh signed-in context, build after build. Prints per build the median time from
  * navigation start to the chart on screen (`onScreen`) and the page's main-thread task time by then
  * (Chromium's TaskDuration in thread time: work, less noisy than time), and the type nodes drawn.
  * Writes nothing.
- * Run: `BENCH_CONSOLE_DIRS=/tmp/console-before,apps/console/dist npx tsx bench/data-model-chart-turns.ts`
+ * Run: `BENCH_CONSOLE_DIRS=/tmp/console-before,apps/console/dist npx tsx bench/tools/data-model-chart-turns.ts`
  * (build the other tree's console with `npx vite build --outDir /tmp/console-before` in its
  * apps/console). Environment: BENCH_TYPES (200), BENCH_RUNS (9), CHROMIUM_PATH.
  */
 import { chromium } from "playwright-core";
-import { chromiumLaunchOptions } from "../e2e/chromium.ts";
-import { embeddedWorkspace, startApi } from "./lib/api.ts";
-import { signedInContexts } from "./lib/browser.ts";
-import { onCleanup } from "./lib/cleanup.ts";
-import { pgliteDriver } from "./lib/databases.ts";
-import { buildModel, onScreen } from "./lib/data-model-chart.ts";
-import { median } from "./lib/measure.ts";
-import { runBench } from "./lib/run.ts";
+import { chromiumLaunchOptions } from "../../e2e/chromium.ts";
+import { embeddedWorkspace, startApi } from "../lib/api.ts";
+import { signedInContexts } from "../lib/browser.ts";
+import { onCleanup } from "../lib/cleanup.ts";
+import { pgliteDriver } from "../lib/databases.ts";
+import { buildModel, onScreen } from "../lib/data-model-chart.ts";
+import { median } from "../lib/measure.ts";
+import { runBench } from "../lib/run.ts";
 
 const TYPES = Number(process.env.BENCH_TYPES ?? 200);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
