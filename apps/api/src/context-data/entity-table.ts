@@ -96,6 +96,8 @@ export async function importRows(
     language?: Language;
     /** Which ids of a chunk exist, when the broker can tell in one question (the embedded one, in-process). */
     existing?: (ids: string[]) => Promise<Set<string>>;
+    /** Chunks in flight at a time (default IN_FLIGHT). */
+    inFlight?: number;
   } = {},
 ): Promise<ImportReport> {
   const word = (code: string, params: Params) =>
@@ -129,6 +131,7 @@ export async function importRows(
   // to the store; the report is kept in row order.
   const outcomes: Array<{ existing: Set<string>; failed: Map<string, string> }> = [];
   let next = 0;
+  let told = 0;
   const worker = async () => {
     for (let i = next++; i < chunks.length; i = next++) {
       const chunk = chunks[i]!;
@@ -144,11 +147,15 @@ export async function importRows(
           failed.set(e.entityId, e.error.detail ?? e.error.title ?? word("refused", {}));
       }
       outcomes[i] = { existing, failed };
-      done += chunk.length;
-      options.onProgress?.(done, rows.length);
+      // Progress in row order: a chunk done before those above it is told once they are.
+      for (; told < chunks.length && outcomes[told]; told++) {
+        done += chunks[told]!.length;
+        options.onProgress?.(done, rows.length);
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, chunks.length) }, worker));
+  const inFlight = Math.max(1, options.inFlight ?? IN_FLIGHT);
+  await Promise.all(Array.from({ length: Math.min(inFlight, chunks.length) }, worker));
   for (const [i, chunk] of chunks.entries()) {
     const { existing, failed } = outcomes[i]!;
     for (const { row, entity } of chunk) {
