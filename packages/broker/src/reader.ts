@@ -3,7 +3,7 @@ import type { Broker } from "./broker.ts";
 import { inForce, matchingInfo, offers } from "./registration-model.ts";
 import { contextSourcesOf } from "./registration-store.ts";
 import { renderEntity } from "./representation.ts";
-import { toEntity, toPgArray, type BrokerDatabase, type Row } from "./storage.ts";
+import { toPgArray, type BrokerDatabase, type Row } from "./storage.ts";
 import { typeCondition } from "./type-query.ts";
 
 /**
@@ -26,6 +26,8 @@ export interface EntityReader {
     type: string;
     /** The @context URL the names are compacted with (the workspace's); undefined: the core context. */
     context?: string;
+    /** Only these attributes (names, compacted with `context`); undefined: all of them. */
+    attrs?: string[];
     /** Entities a chunk (default 2,000). */
     chunk?: number;
   }): Promise<AsyncGenerator<Array<Record<string, unknown>>> | undefined>;
@@ -43,7 +45,7 @@ const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export function entityReader(db: BrokerDatabase, broker: Broker): EntityReader {
   return {
-    async entitiesOfType({ tenant = "", type, context, chunk = 2000 }) {
+    async entitiesOfType({ tenant = "", type, context, attrs, chunk = 2000 }) {
       const ctx = await broker.contexts.compile(context);
       const types = { kind: "name" as const, name: type };
       const sources = contextSourcesOf(broker);
@@ -60,20 +62,29 @@ export function entityReader(db: BrokerDatabase, broker: Broker): EntityReader {
         if (asked) return undefined;
       }
       const condition = typeCondition(types, (t) => ctx.expand(t));
-      const options = { format: "normalized" as const, sysAttrs: false };
+      const options = {
+        format: "normalized" as const,
+        sysAttrs: false,
+        ...(attrs ? { attrs: new Set(attrs.map((a) => ctx.expand(a))) } : {}),
+      };
+      // Neither timestamp is rendered (no sysAttrs): not read, not parsed into dates. The types come
+      // as JSON, which the drivers parse natively, not as a text[] literal parsed in JavaScript
+      // (bench/city: a third of the reader's time at 100,000 entities went to these three columns).
       async function* chunks() {
         let last: string | undefined;
         for (;;) {
-          const rows = rowsOf<Row>(
+          const rows = rowsOf<Pick<Row, "id" | "types" | "attrs">>(
             await db.execute(
-              sql`SELECT id, types, attrs, created_at, modified_at FROM broker_entities
+              sql`SELECT id, to_jsonb(types) AS types, attrs FROM broker_entities
                 WHERE tenant = ${tenant} AND ${condition} ${last === undefined ? sql`` : sql`AND id > ${last}`}
                 ORDER BY id LIMIT ${chunk}`,
             ),
           );
           if (!rows.length) return;
           last = rows.at(-1)!.id;
-          yield rows.map((row) => renderEntity(toEntity(row), ctx, options));
+          yield rows.map(({ id, types, attrs }) =>
+            renderEntity({ id, types, attrs, createdAt: "", modifiedAt: "" }, ctx, options),
+          );
           if (rows.length < chunk) return;
         }
       }

@@ -131,7 +131,13 @@ export function registerImportExportRoutes(
       const tenant = own.reader ? await data.ownBrokerTenant() : undefined;
       const local =
         tenant !== undefined
-          ? await own.reader!.entitiesOfType({ tenant, type: String(type.name), context: data.context })
+          ? await own.reader!.entitiesOfType({
+              tenant,
+              type: String(type.name),
+              context: data.context,
+              // Only what the columns show is rendered.
+              attrs: columns.map((c) => c.name),
+            })
           : undefined;
       // Every entity: the client's default stops at 1,000,000, and a city's type may hold more.
       const pages: AsyncGenerator<Entity[]> =

@@ -349,4 +349,31 @@ describe("TP/NGSI-LD/CI/Sub/NTF/035 several workers on one database", () => {
       await second.close();
     }
   });
+
+  it("035_02 an answer held up by a busy process is not a silent endpoint: delivered once, not again", async () => {
+    // How 035_01 once saw a notification twice on PGlite under load: this process (the broker, its
+    // in-process PGlite and the receiver) was held longer than the 500 ms timeout, the timer fired
+    // first when it was let go, and the notification the receiver had taken was sent again.
+    const busy = await new Receiver().start();
+    busy.answer = (n) => {
+      if (n === 1) for (const until = Date.now() + 900; Date.now() < until;); // held, as by a long query
+      return 204;
+    };
+    try {
+      const id = uid();
+      const sub = await subscribe({
+        entities: [{ id, type: "Building" }],
+        notification: { endpoint: { uri: busy.url } },
+      });
+      await call("POST", "/entities", building(id, 1));
+      await busy.next(1);
+      await eventually(async () => (await outbox(sub)) === 0);
+      const status = (await call("GET", `/subscriptions/${sub}`)).body.notification;
+      expect(status).toMatchObject({ timesSent: 1, status: "ok" });
+      expect(status.timesFailed ?? 0).toBe(0);
+      expect(busy.received).toHaveLength(1);
+    } finally {
+      await busy.stop();
+    }
+  });
 });
