@@ -4,8 +4,8 @@ import "./i18n/index.ts";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { createBrowserRouter, RouterProvider } from "react-router";
-import { appRoutes } from "./app/App.tsx";
+import { BrowserRouter } from "react-router";
+import { App } from "./app/App.tsx";
 import { firstScreen } from "./app/screens.tsx";
 import { queryClient } from "./queryClient.ts";
 
@@ -13,7 +13,9 @@ void firstScreen().then(() =>
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={createBrowserRouter(appRoutes)} />
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
       </QueryClientProvider>
     </StrictMode>,
   ),

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { useIsMutating } from "@tanstack/react-query";
-import { createRoutesFromElements, Navigate, Outlet, Route, useLocation } from "react-router";
+import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { useTranslation } from "../i18n/index.ts";
 import { allKinds, properties, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -90,107 +90,98 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
   return <FormPage kind={kind} action={action} />;
 }
 
-/** Every page: the busy overlay over the route's page. */
-function Shell() {
+export function App() {
   return (
     <>
       <BusyOverlay />
-      <Outlet />
+      <Routes>
+        <Route path={routePaths.authentication} element={<AuthenticationPage />} />
+        <Route path={routePaths["callbacks.authentication"]} element={<CallbackPage />} />
+        <Route element={<Authenticated />}>
+          <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
+          <Route path={routePaths.workspace} element={<WorkspaceView />} />
+          <Route
+            path={routePaths["tools.authorizationRegistries.home"]}
+            element={
+              <Allowed when={(can) => can.registryTool && !can.showroom}>
+                <RegistryTool />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths.status}
+            element={
+              <Allowed when={(can) => can.can("GET", "/health/components")}>
+                <StatusScreen />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths.dataAccess}
+            element={
+              <Allowed when={(can) => can.can("GET", "/data-access")}>
+                <DataAccessScreen />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths.activity}
+            element={
+              <Allowed when={(can) => can.can("GET", "/audit")}>
+                <ActivityScreen />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths["properties.import"]}
+            element={
+              <Allowed when={(can) => can.store(properties)}>
+                <ImportProperties />
+              </Allowed>
+            }
+          />
+          <Route
+            path={routePaths["entities.create"]}
+            element={
+              <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/entities`)}>
+                <EntityCreate />
+              </Allowed>
+            }
+          />
+          <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
+          <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
+          <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
+          <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
+          <Route
+            path={routePaths["subscriptions.create"]}
+            element={
+              <Allowed
+                when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/subscriptions`)}
+              >
+                <SubscriptionForm />
+              </Allowed>
+            }
+          />
+          <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
+          {fdscRoutes()}
+          {allKinds.flatMap((kind) =>
+            (["index", "create", "show", "edit"] as const)
+              .filter((action) => routePaths[`${kind.routeName}.${action}`])
+              .map((action) => (
+                <Route
+                  key={`${kind.kind}.${action}`}
+                  path={routePaths[`${kind.routeName}.${action}`]}
+                  element={
+                    <AllowedKindPage kind={kind} action={action}>
+                      {kindPage(kind, action)}
+                    </AllowedKindPage>
+                  }
+                />
+              )),
+          )}
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      </Routes>
     </>
   );
 }
-
-/**
- * The console's routes, for a data router (main.tsx): it ranks them once, where `<Routes>` ranked
- * the 130 routes again at each render, a good part of a first screen's code (bench/console).
- */
-export const appRoutes = createRoutesFromElements(
-  <Route element={<Shell />}>
-    <Route path={routePaths.authentication} element={<AuthenticationPage />} />
-    <Route path={routePaths["callbacks.authentication"]} element={<CallbackPage />} />
-    <Route element={<Authenticated />}>
-      <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
-      <Route path={routePaths.workspace} element={<WorkspaceView />} />
-      <Route
-        path={routePaths["tools.authorizationRegistries.home"]}
-        element={
-          <Allowed when={(can) => can.registryTool && !can.showroom}>
-            <RegistryTool />
-          </Allowed>
-        }
-      />
-      <Route
-        path={routePaths.status}
-        element={
-          <Allowed when={(can) => can.can("GET", "/health/components")}>
-            <StatusScreen />
-          </Allowed>
-        }
-      />
-      <Route
-        path={routePaths.dataAccess}
-        element={
-          <Allowed when={(can) => can.can("GET", "/data-access")}>
-            <DataAccessScreen />
-          </Allowed>
-        }
-      />
-      <Route
-        path={routePaths.activity}
-        element={
-          <Allowed when={(can) => can.can("GET", "/audit")}>
-            <ActivityScreen />
-          </Allowed>
-        }
-      />
-      <Route
-        path={routePaths["properties.import"]}
-        element={
-          <Allowed when={(can) => can.store(properties)}>
-            <ImportProperties />
-          </Allowed>
-        }
-      />
-      <Route
-        path={routePaths["entities.create"]}
-        element={
-          <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/entities`)}>
-            <EntityCreate />
-          </Allowed>
-        }
-      />
-      <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
-      <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
-      <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
-      <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
-      <Route
-        path={routePaths["subscriptions.create"]}
-        element={
-          <Allowed
-            when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/subscriptions`)}
-          >
-            <SubscriptionForm />
-          </Allowed>
-        }
-      />
-      <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
-      {fdscRoutes()}
-      {allKinds.flatMap((kind) =>
-        (["index", "create", "show", "edit"] as const)
-          .filter((action) => routePaths[`${kind.routeName}.${action}`])
-          .map((action) => (
-            <Route
-              key={`${kind.kind}.${action}`}
-              path={routePaths[`${kind.routeName}.${action}`]}
-              element={
-                <AllowedKindPage kind={kind} action={action}>
-                  {kindPage(kind, action)}
-                </AllowedKindPage>
-              }
-            />
-          )),
-      )}
-      <Route path="*" element={<NotFound />} />
-    </Route>
-  </Route>,
-);
