@@ -1,6 +1,6 @@
 import { healthFirstPage } from "./health/healthPages.ts";
 import { storedLanguage } from "./i18n/storedLanguage.ts";
-import { getSession, type Session } from "./session.ts";
+import { getSession, setSession, type Session } from "./session.ts";
 import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
 type Early = Map<string, { response: Promise<Response>; at: number }>;
@@ -60,8 +60,7 @@ export function platformListAt(pathname: string): string | undefined {
 
 /**
  * The session that a sign-in's way back brings in its address (`/callbacks/authentication?token=…`,
- * routes.ts), which CallbackPage stores once the console's code has run; not in a session renewal's
- * window, which closes at once.
+ * routes.ts); not in a session renewal's window, which closes at once (CallbackPage).
  */
 function arrivingSession(): Session | undefined {
   if (window.location.pathname !== "/callbacks/authentication" || window.opener) return undefined;
@@ -69,6 +68,23 @@ function arrivingSession(): Session | undefined {
   const [token, tokenType] = [params.get("token"), params.get("token_type")];
   const expiresAt = Date.parse(params.get("expires_at") ?? "");
   return token && tokenType && expiresAt > Date.now() ? { token, tokenType, expiresAt } : undefined;
+}
+
+/**
+ * A sign-in's way back, finished before the console's code arrives: the session stored, and the
+ * address that sent the user to sign in (App.tsx) put in place of the callback's, which carries the
+ * token. The console then starts on that page at once, where it drew the callback page first and
+ * went there only once its code had run (bench/console). CallbackPage still takes the way back into
+ * a renewal's window and one without a complete token. Only an address of this console is gone to.
+ */
+function finishSignIn(session: Session): void {
+  const from = sessionStorage.getItem("orrery.returnTo");
+  sessionStorage.removeItem("orrery.returnTo");
+  const origin = window.location.origin;
+  const back = from?.startsWith("/") ? new URL(from, origin) : undefined;
+  const to = back?.origin === origin ? back : new URL("/workspaces", origin);
+  setSession(session);
+  window.history.replaceState(null, "", to.pathname + to.search + to.hash);
 }
 
 /**
@@ -83,11 +99,10 @@ function arrivingSession(): Session | undefined {
  */
 export function startEarly(viewCode: readonly string[] = []): void {
   const arriving = getSession() ? undefined : arrivingSession();
-  const session = getSession() ?? arriving;
+  if (arriving) finishSignIn(arriving);
+  const session = getSession();
   if (!session) return;
-  // Where the console goes: after a sign-in, the address that sent the user to sign in (App.tsx).
-  const back = arriving && sessionStorage.getItem("orrery.returnTo");
-  const address = back ? new URL(back, window.location.origin) : window.location;
+  const address = window.location;
   const headers = {
     accept: "application/json",
     // As api.ts sends it: some answers hold sentences in the reader's language (health reasons).

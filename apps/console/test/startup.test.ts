@@ -3,7 +3,7 @@ import { call } from "../src/api.ts";
 import { fetchEntities } from "../src/context-data/entityQueries.ts";
 import { healthFirstPage } from "../src/health/healthPages.ts";
 import { chartProperties } from "../src/resources/queries.ts";
-import { setSession } from "../src/session.ts";
+import { getSession, setSession } from "../src/session.ts";
 import { platformListAt, startEarly, takeEarly } from "../src/startup.ts";
 import { preloadScreenAt } from "../src/app/screens.tsx";
 import { queryClient } from "../src/queryClient.ts";
@@ -125,6 +125,51 @@ describe("start-up requests", () => {
     expect(await (await takeEarly(firstPage)!).json()).toEqual([]);
   });
 
+  it("finishes a sign-in's way back before the console's code: the session stored, the page asked for in place of the token's address", () => {
+    const expires = new Date(Date.now() + 60_000).toISOString();
+    const back = `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer&expires_at=${expires}`;
+    sessionStorage.setItem("orrery.returnTo", "/context-brokers?search=a%20b#top");
+    window.history.pushState(null, "", back);
+    fakeFetch();
+    startEarly();
+    expect(getSession()).toEqual({ token: "t1", tokenType: "Bearer", expiresAt: Date.parse(expires) });
+    expect(JSON.parse(localStorage.getItem("orrery.session")!)).toMatchObject({ token: "t1" });
+    // The console starts on the page asked for; the token is no longer in the address (nor in history).
+    expect(window.location.pathname + window.location.search + window.location.hash).toBe(
+      "/context-brokers?search=a%20b#top",
+    );
+    expect(window.location.href).not.toContain("t1");
+    expect(sessionStorage.getItem("orrery.returnTo")).toBeNull();
+  });
+
+  it("goes to the workspaces after a sign-in whose way back names no address of the console", () => {
+    const expires = new Date(Date.now() + 60_000).toISOString();
+    for (const from of [
+      null,
+      "//evil.example/x",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      ".*+?(|\\",
+      "\\evil.example",
+      "/\\evil.example/x",
+    ]) {
+      setSession(null);
+      sessionStorage.clear();
+      if (from !== null) sessionStorage.setItem("orrery.returnTo", from);
+      window.history.pushState(
+        null,
+        "",
+        `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer&expires_at=${expires}`,
+      );
+      fakeFetch();
+      startEarly();
+      expect(window.location.origin + window.location.pathname, String(from)).toBe(
+        `${window.location.origin}/workspaces`,
+      );
+      expect(getSession()?.token).toBe("t1");
+    }
+  });
+
   it("asks for nothing on a way back without a complete token, nor in a session renewal's window", () => {
     const asked = fakeFetch();
     window.history.pushState(null, "", `${routeTo("callbacks.authentication")}?token=t1&token_type=Bearer`);
@@ -138,6 +183,9 @@ describe("start-up requests", () => {
     vi.stubGlobal("opener", window);
     startEarly();
     expect(asked).toEqual([]);
+    // CallbackPage takes these: the address stays, and no session is stored here.
+    expect(window.location.pathname).toBe(routeTo("callbacks.authentication"));
+    expect(getSession()).toBeNull();
   });
 
   it("on the Status page and the workspaces list, asks for their first reads in the reader's language", async () => {
