@@ -7,7 +7,8 @@
  *    broker and the total (a long list draws its first rows and a "Show more (… of 1000 shown)"
  *    button, as a user sees it). Median of 5, each in a fresh browser context.
  * Goals (issue 38): JS under 130 kB, under 500 ms (issue 26 asked 170 kB and 1 s). Run: `npx tsx bench/console.ts` (builds the console
- * first; BENCH_SKIP_BUILD=1 keeps apps/console/dist; BENCH_SMOKE=1: 30 brokers, one run, nothing written).
+ * first; BENCH_SKIP_BUILD=1 keeps apps/console/dist; BENCH_SMOKE=1: 30 brokers, one run, nothing written;
+ * BENCH_TRACE=<file>: a Chromium trace of the last run, read with bench/tools/trace-summary.mjs).
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

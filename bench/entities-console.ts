@@ -15,7 +15,8 @@
  * last step are the bench's own (`figures`). Goals (issue 38): under 200 ms, 250 ms after a write.
  * Prints the figures and writes bench/results/entities-console.json.
  * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist;
- * BENCH_TIME_LIMIT_SECONDS, default 900).
+ * BENCH_TIME_LIMIT_SECONDS, default 900; BENCH_TRACE=<file>: a Chromium trace of the last run, read with
+ * bench/tools/trace-summary.mjs).
  */
 import { execSync } from "node:child_process";
 import { resolve } from "node:path";
