@@ -7,7 +7,8 @@
  *    broker and the total (a long list draws its first rows and a "Show more (… of 1000 shown)"
  *    button, as a user sees it). Median of 5, each in a fresh browser context.
  * Goals (issue 38): JS under 130 kB, under 500 ms (issue 26 asked 170 kB and 1 s). Run: `npx tsx bench/console.ts` (builds the console
- * first; BENCH_SKIP_BUILD=1 keeps apps/console/dist; BENCH_SMOKE=1: 30 brokers, one run, nothing written).
+ * first; BENCH_SKIP_BUILD=1 keeps apps/console/dist; BENCH_SMOKE=1: 30 brokers, one run, nothing written;
+ * BENCH_TRACE=<file>: a Chromium trace of the last run, read with bench/tools/trace-summary.mjs).
  */
 import { execSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -50,6 +51,16 @@ const stepNames = [
   "usable",
 ] as const;
 type Step = (typeof stepNames)[number];
+/** What a BENCH_TRACE trace records: Chromium's timeline, and the code's samples. */
+const traceCategories = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "disabled-by-default-devtools.screenshot",
+  "v8.execute",
+  "blink.user_timing",
+  "loading",
+  "disabled-by-default-v8.cpu_profiler",
+];
 
 try {
   await app.listen({ port, host: "127.0.0.1" });
@@ -96,6 +107,15 @@ try {
       if (frame === page.mainFrame() && new URL(frame.url()).pathname === "/callbacks/authentication")
         step.backInConsole = performance.now() - start;
     });
+    // BENCH_TRACE=<file>: a Chromium trace of the last run (network, main-thread tasks), to see
+    // where the time goes (bench/tools/trace-summary.mjs prints it).
+    const tracing = process.env.BENCH_TRACE && run === RUNS - 1;
+    if (tracing)
+      await browser.startTracing(page, {
+        path: process.env.BENCH_TRACE,
+        screenshots: true,
+        categories: traceCategories,
+      });
     const start = performance.now();
     await page.goto(`${base}/context-brokers`);
     const continueLink = page.getByRole("link", { name: "Continue" });
@@ -115,6 +135,7 @@ try {
       .or(page.getByRole("button", { name: `of ${BROKERS} shown` }))
       .waitFor();
     step.usable = performance.now() - start;
+    if (tracing) await browser.stopTracing();
     step.signInClicked = signIn - start;
     steps.push(step);
     timings.push(step.usable);

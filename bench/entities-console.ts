@@ -15,7 +15,8 @@
  * last step are the bench's own (`figures`). Goals (issue 38): under 200 ms, 250 ms after a write.
  * Prints the figures and writes bench/results/entities-console.json.
  * Run: `npx tsx bench/entities-console.ts` (builds the console first; BENCH_SKIP_BUILD=1 keeps apps/console/dist;
- * BENCH_TIME_LIMIT_SECONDS, default 900).
+ * BENCH_TIME_LIMIT_SECONDS, default 900; BENCH_TRACE=<file>: a Chromium trace of the last run, read with
+ * bench/tools/trace-summary.mjs).
  */
 import { execSync } from "node:child_process";
 import { resolve } from "node:path";
@@ -55,6 +56,16 @@ const waterfallInPage = `(() => {
       "  " + r.name.replace(location.origin, "").slice(0, 110));
   return lines.join("\\n");
 })()`;
+
+/** What a BENCH_TRACE trace records: Chromium's timeline, and the code's samples. */
+const traceCategories = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8.execute",
+  "blink.user_timing",
+  "loading",
+  "disabled-by-default-v8.cpu_profiler",
+];
 
 async function main(): Promise<number> {
   if (!process.env.BENCH_SKIP_BUILD) {
@@ -167,6 +178,14 @@ async function main(): Promise<number> {
       const browserContext = await signedIn();
       const tab = await browserContext.newPage();
       await before();
+      // BENCH_TRACE=<file>: a Chromium trace of the last run (network, main-thread tasks, the
+      // code's CPU profile), to see where the time goes (bench/tools/trace-summary.mjs prints it).
+      const tracing = process.env.BENCH_TRACE && run === RUNS - 1;
+      if (tracing)
+        await browser.startTracing(tab, {
+          path: process.env.BENCH_TRACE,
+          categories: traceCategories,
+        });
       await tab.goto(`${base}/workspace/${ws}?typeId=${encodeURIComponent(type.id)}`, {
         waitUntil: "commit",
       });
@@ -180,6 +199,7 @@ async function main(): Promise<number> {
         { polling: "raf", timeout: 60_000 },
       );
       runs.push((await handle.jsonValue()) as number);
+      if (tracing) await browser.stopTracing();
       // Where the time goes: the first screen's own code (DOMContentLoaded), the list's request.
       const timing = await tab.evaluate(() => {
         const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;

@@ -1,6 +1,6 @@
 import { healthFirstPage } from "./health/healthPages.ts";
 import { storedLanguage } from "./i18n/storedLanguage.ts";
-import { getSession, type Session } from "./session.ts";
+import { getSession, setSession, type Session } from "./session.ts";
 import { gatewayHeaders } from "./trust/gatewayTokens.ts";
 
 type Early = Map<string, { response: Promise<Response>; at: number }>;
@@ -46,10 +46,21 @@ export function workspaceAt(pathname: string): string | undefined {
   return first === "workspace" && encoded ? decodeURIComponent(encoded) : undefined;
 }
 
+/** The console's own pages at an address of one segment that are not a platform kind's list (routes.ts). */
+const ownPages = new Set(["/authentication", "/activity", "/data-access", "/status"]);
+
+/**
+ * The records that the list page of a platform kind at this address shows (`/context-brokers`):
+ * every such list is at `/{kind}`, its records at `/api/{kind}` (@orrery/model's apiPath), as the
+ * list page asks for them (resources/queries.ts `listQuery`).
+ */
+export function platformListAt(pathname: string): string | undefined {
+  return /^\/[a-z]+(-[a-z]+)*$/.test(pathname) && !ownPages.has(pathname) ? `/api${pathname}` : undefined;
+}
+
 /**
  * The session that a sign-in's way back brings in its address (`/callbacks/authentication?token=…`,
- * routes.ts), which CallbackPage stores once the console's code has run; not in a session renewal's
- * window, which closes at once.
+ * routes.ts); not in a session renewal's window, which closes at once (CallbackPage).
  */
 function arrivingSession(): Session | undefined {
   if (window.location.pathname !== "/callbacks/authentication" || window.opener) return undefined;
@@ -57,6 +68,23 @@ function arrivingSession(): Session | undefined {
   const [token, tokenType] = [params.get("token"), params.get("token_type")];
   const expiresAt = Date.parse(params.get("expires_at") ?? "");
   return token && tokenType && expiresAt > Date.now() ? { token, tokenType, expiresAt } : undefined;
+}
+
+/**
+ * A sign-in's way back, finished before the console's code arrives: the session stored, and the
+ * address that sent the user to sign in (App.tsx) put in place of the callback's, which carries the
+ * token. The console then starts on that page at once, where it drew the callback page first and
+ * went there only once its code had run (bench/console). CallbackPage still takes the way back into
+ * a renewal's window and one without a complete token. Only an address of this console is gone to.
+ */
+function finishSignIn(session: Session): void {
+  const from = sessionStorage.getItem("orrery.returnTo");
+  sessionStorage.removeItem("orrery.returnTo");
+  const origin = window.location.origin;
+  const back = from?.startsWith("/") ? new URL(from, origin) : undefined;
+  const to = back?.origin === origin ? back : new URL("/workspaces", origin);
+  setSession(session);
+  window.history.replaceState(null, "", to.pathname + to.search + to.hash);
 }
 
 /**
@@ -71,11 +99,10 @@ function arrivingSession(): Session | undefined {
  */
 export function startEarly(viewCode: readonly string[] = []): void {
   const arriving = getSession() ? undefined : arrivingSession();
-  const session = getSession() ?? arriving;
+  if (arriving) finishSignIn(arriving);
+  const session = getSession();
   if (!session) return;
-  // Where the console goes: after a sign-in, the address that sent the user to sign in (App.tsx).
-  const back = arriving && sessionStorage.getItem("orrery.returnTo");
-  const address = back ? new URL(back, window.location.origin) : window.location;
+  const address = window.location;
   const headers = {
     accept: "application/json",
     // As api.ts sends it: some answers hold sentences in the reader's language (health reasons).
@@ -94,6 +121,10 @@ export function startEarly(viewCode: readonly string[] = []): void {
   // server at a time, and the list's request waited for the code's files to come back first
   // (bench/entities-console's waterfall: queued at 61 ms, sent at 208 ms; now sent when queued).
   if (firstPage) ask(`/api/workspace/${workspaceId}/entities?${new URLSearchParams(firstPage)}`);
+  // What every screen needs, next: the permissions decide what the page draws (the top bar, the
+  // list's rows); they came last, behind the view's nine files and the chart's data.
+  ask("/api/authorization/permissions");
+  ask("/api/console-config");
   if (workspaceId) {
     // Then the code: the server sends a file at once but may take a while over a long list, and
     // the browser evaluates the code while the data is on its way.
@@ -104,19 +135,20 @@ export function startEarly(viewCode: readonly string[] = []): void {
       link.href = href;
       document.head.append(link);
     }
+    // What the entities tab needs (the types, the workspace record), before what the chart alone does.
     ask(`/api/workspace/${workspaceId}/types`);
+    ask(`/api/workspaces/${workspaceId}`);
     // The chart's arrows only (queries.ts `chartProperties`): a model's properties run to megabytes.
     ask(`/api/workspace/${workspaceId}/properties?ngsiLdType=Relationship`);
     ask(`/api/workspace/${workspaceId}/data-services`);
-    ask(`/api/workspaces/${workspaceId}`);
   }
-  // The platform's screens the console opens most: their first reads, as their pages ask them
-  // (bench/platform: with 1,000 workspaces or 10,000 components, the page's code came before them).
-  if (address.pathname === "/workspaces") ask("/api/workspaces");
+  // The platform's screens: their first reads, as their pages ask them (bench/platform: with 1,000
+  // workspaces or 10,000 components, the page's code came before them; bench/console: on a
+  // sign-in's way back to a list, its records came only once the console's code had run).
+  const platformList = platformListAt(address.pathname);
+  if (platformList) ask(platformList);
   if (address.pathname === "/status") {
     ask("/api/health/summary");
     ask(`/api/health/components?${new URLSearchParams(healthFirstPage)}`);
   }
-  ask("/api/authorization/permissions");
-  ask("/api/console-config");
 }

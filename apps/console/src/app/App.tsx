@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { useIsMutating } from "@tanstack/react-query";
-import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { Navigate, Route, Routes, useLocation } from "react-router";
 import { useTranslation } from "../i18n/index.ts";
 import { allKinds, properties, type KindDefinition } from "@orrery/model";
 import { AuthenticationPage } from "../auth/AuthenticationPage.tsx";
@@ -68,7 +68,7 @@ function Authenticated() {
         */}
         <Suspense fallback={<Spinner size="sm" role="status" />}>
           <div key={location.pathname}>
-            <Outlet />
+            <Routes>{signedInRoutes}</Routes>
           </div>
         </Suspense>
       </main>
@@ -90,6 +90,95 @@ function kindPage(kind: KindDefinition, action: "index" | "create" | "show" | "e
   return <FormPage kind={kind} action={action} />;
 }
 
+/**
+ * The pages behind the sign-in, matched by Authenticated once there is a session: without one, the
+ * sign-in page ranks only its own two routes at each render, not these 130 (bench/console).
+ */
+const signedInRoutes = (
+  <>
+    <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
+    <Route path={routePaths.workspace} element={<WorkspaceView />} />
+    <Route
+      path={routePaths["tools.authorizationRegistries.home"]}
+      element={
+        <Allowed when={(can) => can.registryTool && !can.showroom}>
+          <RegistryTool />
+        </Allowed>
+      }
+    />
+    <Route
+      path={routePaths.status}
+      element={
+        <Allowed when={(can) => can.can("GET", "/health/components")}>
+          <StatusScreen />
+        </Allowed>
+      }
+    />
+    <Route
+      path={routePaths.dataAccess}
+      element={
+        <Allowed when={(can) => can.can("GET", "/data-access")}>
+          <DataAccessScreen />
+        </Allowed>
+      }
+    />
+    <Route
+      path={routePaths.activity}
+      element={
+        <Allowed when={(can) => can.can("GET", "/audit")}>
+          <ActivityScreen />
+        </Allowed>
+      }
+    />
+    <Route
+      path={routePaths["properties.import"]}
+      element={
+        <Allowed when={(can) => can.store(properties)}>
+          <ImportProperties />
+        </Allowed>
+      }
+    />
+    <Route
+      path={routePaths["entities.create"]}
+      element={
+        <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/entities`)}>
+          <EntityCreate />
+        </Allowed>
+      }
+    />
+    <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
+    <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
+    <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
+    <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
+    <Route
+      path={routePaths["subscriptions.create"]}
+      element={
+        <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/subscriptions`)}>
+          <SubscriptionForm />
+        </Allowed>
+      }
+    />
+    <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
+    {fdscRoutes()}
+    {allKinds.flatMap((kind) =>
+      (["index", "create", "show", "edit"] as const)
+        .filter((action) => routePaths[`${kind.routeName}.${action}`])
+        .map((action) => (
+          <Route
+            key={`${kind.kind}.${action}`}
+            path={routePaths[`${kind.routeName}.${action}`]}
+            element={
+              <AllowedKindPage kind={kind} action={action}>
+                {kindPage(kind, action)}
+              </AllowedKindPage>
+            }
+          />
+        )),
+    )}
+    <Route path="*" element={<NotFound />} />
+  </>
+);
+
 export function App() {
   return (
     <>
@@ -97,90 +186,7 @@ export function App() {
       <Routes>
         <Route path={routePaths.authentication} element={<AuthenticationPage />} />
         <Route path={routePaths["callbacks.authentication"]} element={<CallbackPage />} />
-        <Route element={<Authenticated />}>
-          <Route index element={<Navigate to={routePaths["workspaces.index"]!} replace />} />
-          <Route path={routePaths.workspace} element={<WorkspaceView />} />
-          <Route
-            path={routePaths["tools.authorizationRegistries.home"]}
-            element={
-              <Allowed when={(can) => can.registryTool && !can.showroom}>
-                <RegistryTool />
-              </Allowed>
-            }
-          />
-          <Route
-            path={routePaths.status}
-            element={
-              <Allowed when={(can) => can.can("GET", "/health/components")}>
-                <StatusScreen />
-              </Allowed>
-            }
-          />
-          <Route
-            path={routePaths.dataAccess}
-            element={
-              <Allowed when={(can) => can.can("GET", "/data-access")}>
-                <DataAccessScreen />
-              </Allowed>
-            }
-          />
-          <Route
-            path={routePaths.activity}
-            element={
-              <Allowed when={(can) => can.can("GET", "/audit")}>
-                <ActivityScreen />
-              </Allowed>
-            }
-          />
-          <Route
-            path={routePaths["properties.import"]}
-            element={
-              <Allowed when={(can) => can.store(properties)}>
-                <ImportProperties />
-              </Allowed>
-            }
-          />
-          <Route
-            path={routePaths["entities.create"]}
-            element={
-              <Allowed when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/entities`)}>
-                <EntityCreate />
-              </Allowed>
-            }
-          />
-          <Route path={routePaths["entities.properties.create"]} element={<AttributeCreate />} />
-          <Route path={routePaths["entities.properties.show"]} element={<AttributePage />} />
-          <Route path={routePaths["entities.properties.edit"]} element={<AttributeEdit />} />
-          <Route path={routePaths["temporalEntities.properties.show"]} element={<TemporalView />} />
-          <Route
-            path={routePaths["subscriptions.create"]}
-            element={
-              <Allowed
-                when={(can, { workspaceId }) => can.can("POST", `/workspace/${workspaceId}/subscriptions`)}
-              >
-                <SubscriptionForm />
-              </Allowed>
-            }
-          />
-          <Route path={routePaths["subscriptions.show"]} element={<SubscriptionPage />} />
-          {fdscRoutes()}
-          {allKinds.flatMap((kind) =>
-            (["index", "create", "show", "edit"] as const)
-              .filter((action) => routePaths[`${kind.routeName}.${action}`])
-              .map((action) => (
-                <Route
-                  key={`${kind.kind}.${action}`}
-                  path={routePaths[`${kind.routeName}.${action}`]}
-                  element={
-                    <AllowedKindPage kind={kind} action={action}>
-                      {kindPage(kind, action)}
-                    </AllowedKindPage>
-                  }
-                />
-              )),
-          )}
-          <Route path="*" element={<NotFound />} />
-        </Route>
+        <Route path="*" element={<Authenticated />} />
       </Routes>
     </>
   );
