@@ -275,11 +275,11 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     });
     const loaded = load.figures();
     const db = brokerDb.storage.db;
-    await db.execute(sql`ANALYZE broker_attribute_instances`);
+    await db.execute(sql`ANALYZE broker_history_writes`);
     await db.execute(sql`ANALYZE broker_temporal_entities`);
     const instancesStored = rowsCount(
       await db.execute(
-        sql`SELECT count(*)::int AS n FROM broker_attribute_instances WHERE tenant = 'temporal'`,
+        sql`SELECT coalesce(sum(jsonb_array_length(instances)), 0)::int AS n FROM broker_history_writes WHERE tenant = 'temporal'`,
       ),
     );
     if (instancesStored !== perEntity * TEMPORAL_ENTITIES)
