@@ -45,16 +45,22 @@ const INSTANCE_ID_PREFIX = "urn:ngsi-ld:attribute:instance:";
  * instance gives), else the first of the instance's members that is set. observedAt falls back on
  * modifiedAt, createdAt too, as the one-row-per-instance table's columns did.
  */
-const at = (el: string, override: string, members: string[]) =>
+const members: Record<TimeProperty, string[]> = {
+  observedAt: ["observedAt", "modifiedAt"],
+  createdAt: ["createdAt", "modifiedAt"],
+  modifiedAt: ["modifiedAt"],
+};
+const overrides: Record<TimeProperty, string> = { observedAt: "o", createdAt: "c", modifiedAt: "m" };
+const at = (el: string, property: TimeProperty) =>
   sql.raw(
-    `coalesce((${el}->3->>'${override}')::timestamptz, ${members
+    `coalesce((${el}->3->>'${overrides[property]}')::timestamptz, ${members[property]
       .map((m) => `(${el}->1->>'${m}')::timestamptz`)
       .join(", ")})`,
   );
 const timeOf = (el: string): Record<TimeProperty, SQL> => ({
-  observedAt: at(el, "o", ["observedAt", "modifiedAt"]),
-  createdAt: at(el, "c", ["createdAt", "modifiedAt"]),
-  modifiedAt: at(el, "m", ["modifiedAt"]),
+  observedAt: at(el, "observedAt"),
+  createdAt: at(el, "createdAt"),
+  modifiedAt: at(el, "modifiedAt"),
 });
 /** The elements of the rows `h` as `w(value, n)`. */
 const elements = sql.raw("jsonb_array_elements(h.instances) WITH ORDINALITY AS w(value, n)");
@@ -79,6 +85,16 @@ function spanCondition(t: TimeQuery): SQL | undefined {
   return undefined;
 }
 
+/** Rows of broker_history_writes `h` whose every instance was observed in the window. */
+function insideCondition(t: TimeQuery): SQL | undefined {
+  if (t.timeproperty !== "observedAt") return undefined;
+  if (t.timerel === "before") return sql`h.observed_to < ${t.timeAt}::timestamptz`;
+  if (t.timerel === "after") return sql`h.observed_from > ${t.timeAt}::timestamptz`;
+  if (t.timerel === "between")
+    return sql`h.observed_from >= ${t.timeAt}::timestamptz AND h.observed_to < ${t.endTimeAt}::timestamptz`;
+  return undefined;
+}
+
 /** The conditions on the elements `w` of the rows `h` of an entity's history. */
 function elementConditions(query: TimeQuery & { attrs?: string[] }): SQL[] {
   const conditions: SQL[] = [];
@@ -90,15 +106,35 @@ function elementConditions(query: TimeQuery & { attrs?: string[] }): SQL[] {
   return conditions;
 }
 
+/**
+ * The span of observation times (observedAt, else modifiedAt) of a write's instances, read in JS:
+ * parsing them in SQL was a fifth of a batch's history. Date.parse drops digits below the
+ * millisecond (and seconds as a float8 may round by a microsecond): one millisecond more on each
+ * side, and the span still covers every instance.
+ * Without a time it could read (none of the broker's writes), none: PostgreSQL derives it.
+ */
+function observedSpan(written: Array<[string, Instance]>): { l?: number; u?: number } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const [, instance] of written) {
+    const time = Date.parse((instance.observedAt ?? instance.modifiedAt) as string);
+    if (Number.isNaN(time)) return {};
+    if (time < lo) lo = time;
+    if (time > hi) hi = time;
+  }
+  if (lo === Infinity) return {};
+  // In seconds since the epoch (to_timestamp), which PostgreSQL reads without parsing a date.
+  return { l: (lo - 1) / 1000, u: (hi + 1) / 1000 };
+}
+
 export class TemporalStore {
   constructor(private readonly db: BrokerDatabase) {}
 
   /**
    * Records that entities have a history (with their current types) and appends the instances
    * written to each as one row, in one statement: the entities travel as one JSON parameter, each
-   * with its instances as [attribute, instance, new instanceId], stored as sent, and PostgreSQL
-   * derives the span of observation times from the instances, so that nothing is sent twice and a
-   * temporal write needs no transaction of its own. Returns the ids that were new to the history.
+   * with its instances as [attribute, instance, new instanceId], stored as sent, and the span of
+   * their observation times (observedSpan), so that a temporal write needs no transaction of its own. Returns the ids that were new to the history.
    */
   async record(
     db: BrokerDatabase,
@@ -113,12 +149,16 @@ export class TemporalStore {
       e: e.id,
       t: toPgArray(e.types),
       h: e.written.map(([attribute, written]) => [attribute, written, INSTANCE_ID_PREFIX + randomUUID()]),
+      ...observedSpan(e.written),
     }));
+    const observed = timeOf("w.value").observedAt;
+    const each = sql.raw("jsonb_array_elements(x.h) AS w(value)");
     const inserted = rowsOf<{ id: string }>(
       await db.execute(sql`
         WITH x AS (
-          SELECT x.e, x.t::text[] AS t, x.h
-          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(e text, t text, h jsonb)
+          SELECT x.e, x.t::text[] AS t, x.h, x.l, x.u
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            AS x(e text, t text, h jsonb, l float8, u float8)
         ), registered AS (
           INSERT INTO broker_temporal_entities (tenant, id, types, created_at)
           SELECT ${tenant}, x.e, x.t, ${now}::timestamptz FROM x
@@ -127,12 +167,9 @@ export class TemporalStore {
           RETURNING id, (xmax = 0) AS inserted
         ), appended AS (
           INSERT INTO broker_history_writes (tenant, entity_id, observed_from, observed_to, instances)
-          SELECT ${tenant}, x.e, s.lo, s.hi, x.h
-          FROM x CROSS JOIN LATERAL (
-            SELECT min(o) AS lo, max(o) AS hi
-            FROM (SELECT ${timeOf("w.value").observedAt} AS o FROM jsonb_array_elements(x.h) AS w(value)) AS t
-          ) AS s
-          WHERE jsonb_array_length(x.h) > 0
+          SELECT ${tenant}, x.e, coalesce(to_timestamp(x.l), (SELECT min(${observed}) FROM ${each})),
+                 coalesce(to_timestamp(x.u), (SELECT max(${observed}) FROM ${each})), x.h
+          FROM x WHERE jsonb_array_length(x.h) > 0
         )
         SELECT id FROM registered WHERE inserted`),
     );
@@ -282,13 +319,14 @@ export class TemporalStore {
    * in the time window.
    */
   hasInstances(query: TimeQuery & { attrs?: string[] }): SQL {
-    const conditions = [
-      sql`h.tenant = broker_temporal_entities.tenant`,
-      sql`h.entity_id = broker_temporal_entities.id`,
-      ...elementConditions(query),
-    ];
-    return sql`EXISTS (SELECT 1 FROM broker_history_writes h CROSS JOIN LATERAL ${elements}
+    const entity = sql`h.tenant = broker_temporal_entities.tenant AND h.entity_id = broker_temporal_entities.id`;
+    const conditions = [entity, ...elementConditions(query)];
+    const any = sql`EXISTS (SELECT 1 FROM broker_history_writes h CROSS JOIN LATERAL ${elements}
       WHERE ${sql.join(conditions, sql` AND `)})`;
+    // A write whose whole span lies in the window has an instance in it: no element to read.
+    const inside = query.attrs ? undefined : insideCondition(query);
+    if (!inside) return any;
+    return sql`(EXISTS (SELECT 1 FROM broker_history_writes h WHERE ${entity} AND ${inside}) OR ${any})`;
   }
 
   /** A page of entities with a history, by id. `where` may use the columns id and types. */
