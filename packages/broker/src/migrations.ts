@@ -50,9 +50,11 @@
  *   prunes on); an element whose times are not those its instance gives (observedAt, else
  *   modifiedAt; createdAt, else modifiedAt; modifiedAt) carries them as a fourth member
  *   {"o", "c", "m"}. A batch upsert of a thousand entities of three attributes wrote 3,000 rows and
- *   index entries of broker_attribute_instances, now 1,000. The existing rows move over, one row per
- *   entity and modification time (the instances of one write share it), every instance with its
- *   instanceId and its times, and broker_attribute_instances goes.
+ *   index entries of broker_attribute_instances, now 1,000. A write of more than 16 instances takes
+ *   a row per 16 (temporal-store.ts, CHUNK), so that rows stay small and a time window skips most.
+ *   The existing rows move over, one row per entity, modification time (the instances of one write
+ *   share it) and 16 instances, every instance with its instanceId and its times, and
+ *   broker_attribute_instances goes.
  *
  * The runner splits each migration on ";": no statement may contain one.
  */
@@ -246,7 +248,9 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
                jsonb_agg(jsonb_build_array(i.attribute, i.value, i.instance_id)
                  || CASE WHEN t.overrides = '{}'::jsonb THEN '[]'::jsonb ELSE jsonb_build_array(t.overrides) END
                  ORDER BY i.observed_at, i.instance_id)
-        FROM broker_attribute_instances i
+        FROM (SELECT *, (row_number() OVER (PARTITION BY tenant, entity_id, modified_at
+                                             ORDER BY observed_at, instance_id) - 1) / 16 AS chunk
+              FROM broker_attribute_instances) AS i
         CROSS JOIN LATERAL (SELECT jsonb_strip_nulls(jsonb_build_object(
           'o', CASE WHEN i.observed_at IS DISTINCT FROM coalesce((i.value->>'observedAt')::timestamptz,
                  (i.value->>'modifiedAt')::timestamptz) THEN i.observed_at END,
@@ -255,7 +259,7 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
           'm', CASE WHEN i.modified_at IS DISTINCT FROM (i.value->>'modifiedAt')::timestamptz
                  THEN i.modified_at END
         )) AS overrides) AS t
-        GROUP BY i.tenant, i.entity_id, i.modified_at;
+        GROUP BY i.tenant, i.entity_id, i.modified_at, i.chunk;
       DROP TABLE broker_attribute_instances
     `,
   },
