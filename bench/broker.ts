@@ -61,6 +61,8 @@ interface DriverResult {
   upsert?: { batches: Figures; entitiesPerSecond: number; wallMs: number };
   raw?: { batches: Figures; entitiesPerSecond: number; wallMs: number };
   overhead?: number;
+  /** CPU time of the bench process in the upsert and raw phases (on PGlite, the database's too). */
+  processCpu?: { upsertMs: number; rawMs: number; overhead: number };
   pageOne?: Figures & { count: number; matched: number };
   /** The same page without count=true: what the count costs. */
   pageOneWithoutCount?: Figures;
@@ -70,8 +72,15 @@ interface DriverResult {
   temporal?: {
     instances: number;
     /** The history loaded over HTTP, many instances per request (POST /temporal/entities, .../attrs). */
-    load: { requests: Figures; instancesPerRequest: number; wallMs: number; instancesPerSecond: number };
-    typeWindow: Figures & { instancesPerResponse: number };
+    load: {
+      requests: Figures;
+      instancesPerRequest: number;
+      wallMs: number;
+      instancesPerSecond: number;
+      /** CPU time of the bench process while loading (on PGlite, the database's too). */
+      processCpuMs: number;
+    };
+    typeWindow: Figures & { instancesPerResponse: number; processCpuMs: number };
     entityLastN: Figures;
   };
   goals?: {
@@ -144,11 +153,21 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const raw = new Sample();
     const now = new Date().toISOString();
     const chunk = Math.max(1, Math.ceil(batches / 10));
+    // CPU time of this process by phase: on PGlite it holds the database's work too, a figure the
+    // rest of the machine's load changes far less than wall time.
+    const cpu = { upsert: 0, raw: 0 };
+    const cpuNow = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
     for (let from = 0; from < batches; from += chunk) {
       const to = Math.min(batches, from + chunk);
+      let started = cpuNow();
       await upsert.run(from, to, CONCURRENCY, async (b) => {
         await broker.call("POST", "/entityOperations/upsert", 201, body(b));
       });
+      cpu.upsert += cpuNow() - started;
+      started = cpuNow();
       await raw.run(from, to, CONCURRENCY, async (b) => {
         const rows = Array.from({ length: Math.min(BATCH, N - b * BATCH) }, (_, k) =>
           stored(b * BATCH + k, now),
@@ -163,12 +182,18 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
           )}`,
         );
       });
+      cpu.raw += cpuNow() - started;
     }
     const u = upsert.figures();
     const r = raw.figures();
     result.upsert = { batches: u, wallMs: u.wallMs, entitiesPerSecond: Math.round((N / u.wallMs) * 1000) };
     result.raw = { batches: r, wallMs: r.wallMs, entitiesPerSecond: Math.round((N / r.wallMs) * 1000) };
     result.overhead = Math.round((u.wallMs / r.wallMs) * 100) / 100;
+    result.processCpu = {
+      upsertMs: Math.round(cpu.upsert),
+      rawMs: Math.round(cpu.raw),
+      overhead: Math.round((cpu.upsert / cpu.raw) * 100) / 100,
+    };
     await rawDb.dispose();
 
     // 3. Planner statistics first (PGlite has no autovacuum; the store also analyzes as it goes).
@@ -253,6 +278,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       });
     const meter = (e: number) => `urn:ngsi-ld:Meter:${pad(e)}`;
     const load = new Sample();
+    const loadCpu = cpuNow();
     // Every meter is created before the appends start (the first append is the first meter's).
     await load.run(0, TEMPORAL_ENTITIES * 2, CONCURRENCY, async (k) => {
       const e = 1 + (k % TEMPORAL_ENTITIES);
@@ -274,12 +300,13 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
         );
     });
     const loaded = load.figures();
+    const loadCpuMs = Math.round(cpuNow() - loadCpu);
     const db = brokerDb.storage.db;
-    await db.execute(sql`ANALYZE broker_attribute_instances`);
+    await db.execute(sql`ANALYZE broker_history_writes`);
     await db.execute(sql`ANALYZE broker_temporal_entities`);
     const instancesStored = rowsCount(
       await db.execute(
-        sql`SELECT count(*)::int AS n FROM broker_attribute_instances WHERE tenant = 'temporal'`,
+        sql`SELECT coalesce(sum(jsonb_array_length(instances)), 0)::int AS n FROM broker_history_writes WHERE tenant = 'temporal'`,
       ),
     );
     if (instancesStored !== perEntity * TEMPORAL_ENTITIES)
@@ -290,6 +317,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
     const windowStart = new Date(Date.UTC(2024, 0, 1) + Math.floor(perEntity / 2) * 60_000).toISOString();
     const windowEnd = new Date(Date.parse(windowStart) + 60 * 60_000).toISOString();
     let instancesPerResponse = 0;
+    const windowCpu = cpuNow();
     const typeWindow = await timed(QUERY_REPEATS, 1, async (k) => {
       const offset = (k * 20) % TEMPORAL_ENTITIES;
       const res = await broker.call(
@@ -302,6 +330,7 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
       const entities = JSON.parse(res.text) as Array<{ power?: unknown[] }>;
       instancesPerResponse = entities.reduce((n, e) => n + (e.power?.length ?? 0), 0);
     });
+    const windowCpuMs = Math.round(cpuNow() - windowCpu);
     const entityLastN = await timed(QUERY_REPEATS, 1, async (k) => {
       await broker.call(
         "GET",
@@ -318,8 +347,9 @@ function benchDriver(name: DriverName): Promise<DriverResult> {
         instancesPerRequest: half,
         wallMs: loaded.wallMs,
         instancesPerSecond: Math.round((instancesStored / loaded.wallMs) * 1000),
+        processCpuMs: loadCpuMs,
       },
-      typeWindow: { ...typeWindow, instancesPerResponse },
+      typeWindow: { ...typeWindow, instancesPerResponse, processCpuMs: windowCpuMs },
       entityLastN,
     };
 
@@ -345,6 +375,12 @@ function print(results: DriverResult[]): void {
     ["  per batch p50 / p95", ...col((r) => lat(r.upsert?.batches))],
     [`Raw multi-row INSERT (${BATCH}/statement)`, ...col((r) => `${n(r.raw?.entitiesPerSecond)} entities/s`)],
     ["Overhead (upsert / raw insert time)", ...col((r) => `${r.overhead}x`)],
+    [
+      "  bench process CPU, upsert / raw (PGlite: all)",
+      ...col(
+        (r) => `${n(r.processCpu?.upsertMs)} / ${n(r.processCpu?.rawMs)} ms = ${r.processCpu?.overhead}x`,
+      ),
+    ],
     [`type + q, page one, count=true`, ...col((r) => lat(r.pageOne))],
     ["  matches counted", ...col((r) => n(r.pageOne?.matched))],
     ["  the same page without count", ...col((r) => lat(r.pageOneWithoutCount))],
@@ -353,9 +389,11 @@ function print(results: DriverResult[]): void {
     ["  update requests", ...col((r) => rate(r.notification))],
     [`Temporal load over HTTP (instances/s)`, ...col((r) => `${n(r.temporal?.load.instancesPerSecond)}/s`)],
     ["  instances loaded", ...col((r) => n(r.temporal?.instances))],
+    ["  bench process CPU while loading", ...col((r) => `${n(r.temporal?.load.processCpuMs)} ms`)],
     ["  per request p50 / p95", ...col((r) => lat(r.temporal?.load.requests))],
     ["  type + between, 20 entities", ...col((r) => lat(r.temporal?.typeWindow))],
     ["    instances per response", ...col((r) => n(r.temporal?.typeWindow.instancesPerResponse))],
+    ["    bench process CPU, all repeats", ...col((r) => `${n(r.temporal?.typeWindow.processCpuMs)} ms`)],
     ["  one entity, lastN=100", ...col((r) => lat(r.temporal?.entityLastN))],
     [
       `Goal: >= ${n(GOALS.minUpsertPerSecondPostgres)} entities/s (PostgreSQL)`,

@@ -3,9 +3,9 @@ import type { BrokerDatabase } from "./storage.ts";
 import type { HistoryEntity, TemporalStore } from "./temporal-store.ts";
 
 /**
- * The change listener that writes the temporal history: every attribute instance a change wrote
- * (create, append, update, partial update, replace, merge, batch operations) becomes a row of
- * broker_attribute_instances in the transaction of the change, one statement per batch. Deleting
+ * The change listener that writes the temporal history: the attribute instances each change wrote
+ * (create, append, update, partial update, replace, merge, batch operations) become one row of
+ * broker_history_writes per entity, in the transaction of the change, one statement per batch. Deleting
  * an entity or an attribute keeps its history (as Scorpio does); DELETE /temporal/entities/{id}
  * removes it.
  */

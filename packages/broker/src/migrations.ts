@@ -44,6 +44,18 @@
  *   that type, updated in the transaction of every entity write by what the write changed
  *   (storage.ts), so that a query by type alone counts in one row read, whoever wrote last.
  *
+ * - broker_0010: the history as ONE row per entity write. broker_history_writes holds, per entity
+ *   write, the instances it wrote as a jsonb array of [expanded attribute, instance, instanceId],
+ *   and the span of observation times they cover (observed_from, observed_to: what a time window
+ *   prunes on); an element whose times are not those its instance gives (observedAt, else
+ *   modifiedAt; createdAt, else modifiedAt; modifiedAt) carries them as a fourth member
+ *   {"o", "c", "m"}. A batch upsert of a thousand entities of three attributes wrote 3,000 rows and
+ *   index entries of broker_attribute_instances, now 1,000. A write of more than 16 instances takes
+ *   a row per 16 (temporal-store.ts, CHUNK), so that rows stay small and a time window skips most.
+ *   The existing rows move over, one row per entity, modification time (the instances of one write
+ *   share it) and 16 instances, every instance with its instanceId and its times, and
+ *   broker_attribute_instances goes.
+ *
  * The runner splits each migration on ";": no statement may contain one.
  */
 export const brokerMigrations: Array<{ name: string; sql: string }> = [
@@ -218,6 +230,37 @@ export const brokerMigrations: Array<{ name: string; sql: string }> = [
       INSERT INTO broker_type_counts (tenant, type, entities)
         SELECT e.tenant, t, count(DISTINCT e.id) FROM broker_entities e CROSS JOIN LATERAL unnest(e.types) AS t
         GROUP BY e.tenant, t
+    `,
+  },
+  {
+    name: "broker_0010_history_writes",
+    sql: `
+      CREATE TABLE broker_history_writes (
+        tenant text NOT NULL,
+        entity_id text NOT NULL,
+        observed_from timestamptz NOT NULL,
+        observed_to timestamptz NOT NULL,
+        instances jsonb NOT NULL
+      );
+      CREATE INDEX broker_history_writes_entity ON broker_history_writes (tenant, entity_id);
+      INSERT INTO broker_history_writes (tenant, entity_id, observed_from, observed_to, instances)
+        SELECT i.tenant, i.entity_id, min(i.observed_at), max(i.observed_at),
+               jsonb_agg(jsonb_build_array(i.attribute, i.value, i.instance_id)
+                 || CASE WHEN t.overrides = '{}'::jsonb THEN '[]'::jsonb ELSE jsonb_build_array(t.overrides) END
+                 ORDER BY i.observed_at, i.instance_id)
+        FROM (SELECT *, (row_number() OVER (PARTITION BY tenant, entity_id, modified_at
+                                             ORDER BY observed_at, instance_id) - 1) / 16 AS chunk
+              FROM broker_attribute_instances) AS i
+        CROSS JOIN LATERAL (SELECT jsonb_strip_nulls(jsonb_build_object(
+          'o', CASE WHEN i.observed_at IS DISTINCT FROM coalesce((i.value->>'observedAt')::timestamptz,
+                 (i.value->>'modifiedAt')::timestamptz) THEN i.observed_at END,
+          'c', CASE WHEN i.created_at IS DISTINCT FROM coalesce((i.value->>'createdAt')::timestamptz,
+                 (i.value->>'modifiedAt')::timestamptz) THEN i.created_at END,
+          'm', CASE WHEN i.modified_at IS DISTINCT FROM (i.value->>'modifiedAt')::timestamptz
+                 THEN i.modified_at END
+        )) AS overrides) AS t
+        GROUP BY i.tenant, i.entity_id, i.modified_at, i.chunk;
+      DROP TABLE broker_attribute_instances
     `,
   },
 ];

@@ -20,13 +20,7 @@ import { parseQuery } from "./query-language.ts";
 import { renderInstance, type RenderOptions } from "./representation.ts";
 import { ngsiRequest, pathSegment, sendJson, type NgsiRequest } from "./request.ts";
 import { toPgArray } from "./storage.ts";
-import {
-  timeCondition,
-  type InstanceRow,
-  type TemporalStore,
-  type TimeProperty,
-  type TimeQuery,
-} from "./temporal-store.ts";
+import { type InstanceRow, type TemporalStore, type TimeProperty, type TimeQuery } from "./temporal-store.ts";
 import { parseTypeQuery, typeCondition } from "./type-query.ts";
 
 /**
@@ -235,18 +229,7 @@ export function registerTemporalRoutes(app: FastifyInstance, broker: Broker, tem
     if (ids) where.push(sql`id = ANY(${toPgArray(ids)}::text[])`);
     if (idPattern !== undefined) where.push(sql`id ~ ${checkPattern(idPattern)}`);
     const attrs = listParam(query, "attrs")?.map((a) => ctx.expand(a));
-    const window = timeCondition(time);
-    if (attrs || window) {
-      const conditions = [
-        sql`i.tenant = broker_temporal_entities.tenant`,
-        sql`i.entity_id = broker_temporal_entities.id`,
-      ];
-      if (attrs) conditions.push(sql`i.attribute = ANY(${toPgArray(attrs)}::text[])`);
-      if (window) conditions.push(window);
-      where.push(
-        sql`EXISTS (SELECT 1 FROM broker_attribute_instances i WHERE ${sql.join(conditions, sql` AND `)})`,
-      );
-    }
+    if (attrs || time.timerel) where.push(temporal.hasInstances({ ...time, attrs }));
     // q and geo-queries apply to the entities' current values (broker_entities).
     const q = stringParam(query, "q");
     const geo = parseGeoQuery({
