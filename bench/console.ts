@@ -22,6 +22,7 @@ import { loadConfig } from "../apps/api/src/config.ts";
 import { openStorage } from "../apps/api/src/storage/database.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { withoutBackgroundChecks } from "./lib/api.ts";
+import { brokerName, brokerPayload } from "./lib/broker-payload.ts";
 import { loadAverage } from "./lib/report.ts";
 import { smoke, sized } from "./lib/smoke.ts";
 
@@ -41,7 +42,6 @@ const config = loadConfig(
 const storage = await openStorage(config);
 const { app, records } = await buildApp(config, storage);
 const browser = await chromium.launch(chromiumLaunchOptions);
-const brokerName = (i: number) => `Broker ${String(i).padStart(4, "0")}`;
 const stepNames = [
   "signInPage",
   "identityManagerPage",
@@ -65,15 +65,7 @@ const traceCategories = [
 try {
   await app.listen({ port, host: "127.0.0.1" });
   for (let i = 0; i < BROKERS; i++) {
-    await records.create(contextBrokers, {
-      name: brokerName(i),
-      scheme: "http",
-      host: `broker-${i}.example.org`,
-      port: 1026,
-      paginationMaxLimit: 1000,
-      implementationName: "orion-ld",
-      implementationVersion: "1.5.1",
-    });
+    await records.create(contextBrokers, brokerPayload(i));
   }
   const base = `http://127.0.0.1:${port}`;
   const timings: number[] = [];

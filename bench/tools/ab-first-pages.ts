@@ -16,6 +16,7 @@ import { join, resolve } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { chromiumLaunchOptions } from "../../e2e/chromium.ts";
 import { embeddedWorkspace, json, startApi } from "../lib/api.ts";
+import { brokerName, brokerPayload } from "../lib/broker-payload.ts";
 import { signedInContexts } from "../lib/browser.ts";
 import { onCleanup } from "../lib/cleanup.ts";
 import { pgliteDriver } from "../lib/databases.ts";
@@ -71,17 +72,7 @@ async function main(): Promise<number> {
   use("new");
   console.error(`${readdirSync(join(dir, "assets")).length} files of both builds; filling...`);
   const api = await startApi(await pgliteDriver().fresh(), { CONSOLE_DIR: dir });
-  const brokerName = (i: number) => `Broker ${String(i).padStart(4, "0")}`;
-  for (let i = 0; i < BROKERS; i++)
-    await api.call("POST", "/api/context-brokers", 201, {
-      name: brokerName(i),
-      scheme: "http",
-      host: `broker-${i}.example.org`,
-      port: 1026,
-      paginationMaxLimit: 1000,
-      implementationName: "orion-ld",
-      implementationVersion: "1.5.1",
-    });
+  for (let i = 0; i < BROKERS; i++) await api.call("POST", "/api/context-brokers", 201, brokerPayload(i));
   const ws = await embeddedWorkspace(api, api.port, "ab", { dataModelName: "ab-bench" });
   const type = await json(api.call("POST", `/api/workspace/${ws}/types`, 201, { name: "Sensor" }));
   await api.call("POST", `/api/workspace/${ws}/properties`, 201, {
