@@ -22,6 +22,7 @@ import { loadConfig } from "../apps/api/src/config.ts";
 import { openStorage } from "../apps/api/src/storage/database.ts";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { withoutBackgroundChecks } from "./lib/api.ts";
+import { fieldLabelled, linkNamed, listUsable, whenShown } from "./lib/browser.ts";
 import { brokerName, brokerPayload } from "./lib/broker-payload.ts";
 import { loadAverage } from "./lib/report.ts";
 import { smoke, sized } from "./lib/smoke.ts";
@@ -110,22 +111,23 @@ try {
       });
     const start = performance.now();
     await page.goto(`${base}/context-brokers`);
-    const continueLink = page.getByRole("link", { name: "Continue" });
-    await continueLink.waitFor();
+    await whenShown(page, linkNamed, "Continue");
     step.signInPage = performance.now() - start;
-    await continueLink.click();
-    await page.getByLabel("Username").fill("admin");
+    await page.getByRole("link", { name: "Continue" }).click();
+    await whenShown(page, fieldLabelled, "Username");
     step.identityManagerPage = performance.now() - start;
+    await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("admin");
     const signIn = performance.now();
     await page.getByRole("button", { name: "Sign in" }).click();
     // Usable: the first broker is there, and so is the last one or the button that names the total.
-    await page.getByRole("link", { name: brokerName(0) }).waitFor();
+    await whenShown(page, linkNamed, brokerName(0));
     step.firstBroker = performance.now() - start;
-    await page
-      .getByRole("link", { name: brokerName(BROKERS - 1) })
-      .or(page.getByRole("button", { name: `of ${BROKERS} shown` }))
-      .waitFor();
+    await whenShown(page, listUsable, {
+      first: brokerName(0),
+      last: brokerName(BROKERS - 1),
+      total: BROKERS,
+    });
     step.usable = performance.now() - start;
     if (tracing) await browser.stopTracing();
     step.signInClicked = signIn - start;

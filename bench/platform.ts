@@ -30,7 +30,7 @@ import { join, resolve } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { chromiumLaunchOptions } from "../e2e/chromium.ts";
 import { freePort, json, startApiProcess, type RunningApi } from "./lib/api.ts";
-import { signedInContexts } from "./lib/browser.ts";
+import { listUsable, signedInContexts, whenShown } from "./lib/browser.ts";
 import { onCleanup } from "./lib/cleanup.ts";
 import { pgliteDriver, postgresDriver, type DriverName, type Vacant } from "./lib/databases.ts";
 import { growth, growthLine, type Growth } from "./lib/growth.ts";
@@ -225,11 +225,8 @@ async function signInToWorkspaces(browser: Browser, base: string, workspaces: nu
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("admin");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("link", { name: workspaceName(0), exact: true }).waitFor();
-    await page
-      .getByRole("link", { name: workspaceName(workspaces - 1), exact: true })
-      .or(page.getByRole("button", { name: `of ${workspaces} shown` }))
-      .waitFor();
+    const list = { first: workspaceName(0), last: workspaceName(workspaces - 1), total: workspaces };
+    await whenShown(page, listUsable, list);
     runs.push(performance.now() - start);
     await context.close();
   }
@@ -245,13 +242,15 @@ async function statusPage(browser: Browser, base: string) {
     const page = await context.newPage();
     const start = performance.now();
     await page.goto(`${base}/status`);
-    await page
-      .getByRole("status")
-      .filter({ hasText: /down\./ })
-      .first()
-      // Generous waits: the page as it was drew every one of 10,000 rows, for over 30 s.
-      .waitFor({ timeout: 180_000 });
-    await page.locator("[data-component]").first().waitFor({ timeout: 180_000 });
+    // Generous wait: the page as it was drew every one of 10,000 rows, for over 30 s.
+    await whenShown(
+      page,
+      () =>
+        [...document.querySelectorAll('[role="status"]')].some((e) => /down\./.test(e.textContent ?? "")) &&
+        !!document.querySelector("[data-component]"),
+      undefined,
+      180_000,
+    );
     runs.push(performance.now() - start);
     await context.close();
   }

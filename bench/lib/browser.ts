@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 const viewport = { width: 1280, height: 900 };
 
@@ -28,3 +28,47 @@ export async function signedInContexts(
     return context;
   };
 }
+
+/**
+ * Waits until the page shows what `shows` (run in the page) finds, testing at every animation frame.
+ * A locator's waitFor() tests again after 0, 20, 50, 100, 100, then every 500 ms (Playwright's
+ * backoff): a screen drawn at 530 ms was timed at 1,000 ms. A test begun in a document that then
+ * navigates (a sign-in's redirects) is begun again in the next one.
+ */
+export async function whenShown<A>(
+  page: Page,
+  shows: (arg: A) => unknown,
+  arg: A,
+  timeout = 60_000,
+): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try {
+      await page.waitForFunction(shows as (arg: unknown) => unknown, arg as unknown, {
+        polling: "raf",
+        timeout: Math.max(1, end - Date.now()),
+      });
+      return;
+    } catch (error) {
+      const navigated = /context was destroyed|navigation|Target closed/i.test(String(error));
+      if (!navigated || Date.now() >= end) throw error;
+    }
+  }
+}
+
+/** A link of exactly this accessible text is in the page (whenShown's test). */
+export const linkNamed = (name: string) =>
+  [...document.querySelectorAll("a")].some((a) => a.textContent?.trim() === name);
+
+/** The first link named `first` and the last named `last`, or the button that names `total` (a usable list). */
+export const listUsable = ({ first, last, total }: { first: string; last: string; total: number }) => {
+  const links = [...document.querySelectorAll("a")].map((a) => a.textContent?.trim());
+  const buttons = [...document.querySelectorAll("button")].map((b) => b.textContent ?? "");
+  return (
+    links.includes(first) && (links.includes(last) || buttons.some((b) => b.includes(`of ${total} shown`)))
+  );
+};
+
+/** A form field labelled `label` is in the page. */
+export const fieldLabelled = (label: string) =>
+  [...document.querySelectorAll("label")].some((l) => l.textContent?.trim() === label);
