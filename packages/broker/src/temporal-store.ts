@@ -165,7 +165,7 @@ export class TemporalStore {
         ...observedSpan(chunk),
       }));
     });
-    const observed = timeOf("w.value").observedAt;
+    const observed = element.observedAt;
     const each = sql.raw("jsonb_array_elements(x.h) AS w(value)");
     const inserted = rowsOf<{ id: string }>(
       await db.execute(sql`
